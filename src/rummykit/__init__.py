@@ -1,0 +1,79 @@
+"""rummykit: the Rummy family of card games, from rule data.
+
+The public API (see DESIGN.md)::
+
+    import rummykit as rk
+    v = rk.get_variant("contract")
+    v.find_contract(1, rk.parse_cards("3H 3S 3D 7C 7D JK 9H"))
+    g = rk.new_game("contract", players=4, seed=7)
+    g.legal_actions(); g.apply("draw"); g.view(0); rk.replay(g.record())
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .cards import JOKER, Card, format_cards, parse_card, parse_cards
+from .engine.actions import (
+    Action,
+    Buy,
+    CallRummy,
+    CallShanghai,
+    Cut,
+    Discard,
+    Draw,
+    LayOff,
+    Meld,
+    Pass,
+    Swap,
+    Take,
+    format_action,
+    parse_action,
+)
+from .engine.game import Game, IllegalActionError, new_game
+from .engine.record import replay
+from .melds import Rank
+from .rules.registry import (
+    RulesError,
+    Variant,
+    check_rules_file,
+    get_variant,
+    load_variant,
+    variant_ids,
+)
+from .rules.spec import RuleSpec
+
+__all__ = [
+    "JOKER",
+    "Action",
+    "Buy",
+    "CallRummy",
+    "CallShanghai",
+    "Card",
+    "Cut",
+    "Discard",
+    "Draw",
+    "Game",
+    "IllegalActionError",
+    "LayOff",
+    "Meld",
+    "Pass",
+    "Rank",
+    "RuleSpec",
+    "RulesError",
+    "Swap",
+    "Take",
+    "Variant",
+    "__version__",
+    "check_rules_file",
+    "format_action",
+    "format_cards",
+    "get_variant",
+    "load_variant",
+    "new_game",
+    "parse_action",
+    "parse_card",
+    "parse_cards",
+    "replay",
+    "variant_ids",
+]

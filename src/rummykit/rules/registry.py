@@ -1,0 +1,228 @@
+"""Finding and loading rulesets: built-in TOML files, a user's house-rules file, options.
+
+A rules file is TOML with the keys of :class:`RuleSpec`; ``extends = "contract"`` (a
+built-in id or a path) starts from another ruleset, whose tables are merged key by key.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..cards import Card, parse_cards
+from ..melds import MeldRules, Reading, readings
+from ..solver import ContractRules, Solver
+from .spec import RuleSpec
+
+VARIANT_DIR = Path(__file__).parent / "variants"
+ORDER = (
+    "basic", "traditional", "block", "wrotham", "contract", "liverpool", "may-i", "denexa",
+    "shanghai", "shanghai-powe", "shanghai-kolsov", "progressive", "ten-card", "combination",
+    "seven-hand",
+)  # fmt: skip
+
+
+class RulesError(ValueError):
+    """A rules file or options that do not make a valid ruleset; ``problems`` lists
+    one message per bad key."""
+
+    def __init__(self, problems: Sequence[str], source: str = "rules"):
+        self.problems = list(problems)
+        super().__init__(f"{source}: " + "; ".join(self.problems))
+
+
+def variant_ids() -> list[str]:
+    """Every built-in ruleset id, in the order of RULES.md."""
+    return list(ORDER)
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        if isinstance(v, Mapping) and isinstance(out.get(k), dict):
+            out[k] = _merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def _load_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise RulesError([f"no such file {path}"], str(path)) from None
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError([f"not valid TOML: {e}"], str(path)) from None
+
+
+def _resolve(data: dict[str, Any], here: Path | None, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    parent = data.get("extends")
+    data = {k: v for k, v in data.items() if k != "extends"}
+    if parent is None:
+        return data
+    if not isinstance(parent, str):
+        raise RulesError(["extends: must be a ruleset id or a file path"])
+    if parent in seen:
+        raise RulesError([f"extends: {parent!r} extends itself"])
+    if parent in ORDER:
+        base = _raw_builtin(parent)
+    else:
+        p = Path(parent)
+        if here is not None and not p.is_absolute():
+            p = here / p
+        if not p.exists():
+            raise RulesError(
+                [f"extends: {parent!r} is neither a ruleset ({', '.join(ORDER)}) nor a file"]
+            )
+        base = _resolve(_load_toml(p), p.parent, seen + (parent,))
+    return _merge(base, data)
+
+
+@cache
+def _raw_builtin(vid: str) -> dict[str, Any]:
+    return _resolve(_load_toml(VARIANT_DIR / f"{vid}.toml"), VARIANT_DIR, (vid,))
+
+
+def _format_errors(e: ValidationError) -> list[str]:
+    out = []
+    for err in e.errors():
+        loc = ".".join(str(x) for x in err["loc"])
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key (not a rule rummykit knows)"
+        elif err["type"] == "missing":
+            msg = "missing: every ruleset needs it (or extend one that has it)"
+        out.append(f"{loc}: {msg}" if loc else msg)
+    return out
+
+
+def build_spec(data: Mapping[str, Any], source: str = "rules") -> RuleSpec:
+    try:
+        return RuleSpec(**data)
+    except ValidationError as e:
+        raise RulesError(_format_errors(e), source) from None
+    except TypeError as e:
+        raise RulesError([str(e)], source) from None
+
+
+class Variant:
+    """A ruleset: its :class:`RuleSpec` plus meld and contract judgement."""
+
+    def __init__(self, spec: RuleSpec, raw: Mapping[str, Any] | None = None):
+        self.spec = spec
+        self.id = spec.id
+        self.name = spec.name
+        self.raw = dict(raw) if raw is not None else spec.model_dump()
+        self._solvers: dict[int, Solver] = {}
+
+    def __repr__(self) -> str:
+        return f"Variant({self.id!r})"
+
+    def with_options(self, options: Mapping[str, Any] | None) -> Variant:
+        """This ruleset with a table's house rules (keys of the spec) applied."""
+        if not options:
+            return self
+        raw = _merge(self.raw, options)
+        return Variant(build_spec(raw, "options"), raw)
+
+    def meld_rules(self, players: int | None = None) -> MeldRules:
+        return self.spec.meld_rules(players or self.spec.players[0])
+
+    def solver(self, players: int | None = None) -> Solver:
+        n = players or self.spec.players[0]
+        s = self._solvers.get(n)
+        if s is None:
+            sp = self.spec
+            cr = ContractRules(
+                sizes=sp.contract_sizes,
+                count=sp.contract_count,
+                not_contiguous=sp.runs_not_contiguous,
+                one_run_per_suit=sp.one_run_per_suit,
+                distinct_set_ranks=sp.distinct_set_ranks,
+                extra_min=min(sp.min_set, sp.min_run),
+            )
+            s = self._solvers[n] = Solver(sp.meld_rules(n), sp.values_table(), cr)
+        return s
+
+    def _round(self, round_no: int) -> None:
+        n = len(self.spec.contracts)
+        if not 1 <= round_no <= n:
+            raise ValueError(f"{self.id} has contracts for deals 1-{n}, not {round_no}")
+
+    def is_valid_meld(self, cards: Sequence[Card] | str, players: int | None = None) -> bool:
+        """Whether ``cards`` form one legal meld, in some reading of their wilds."""
+        cs = parse_cards(cards) if isinstance(cards, str) else list(cards)
+        return bool(readings(cs, self.meld_rules(players)))
+
+    def meld_readings(self, cards: Sequence[Card] | str, players: int | None = None) -> list[Reading]:
+        cs = parse_cards(cards) if isinstance(cards, str) else list(cards)
+        return readings(cs, self.meld_rules(players))
+
+    def meets_contract(
+        self,
+        round_no: int,
+        melds: Sequence[Sequence[Card] | str],
+        hand: Sequence[Card] | str | None = None,
+    ) -> bool:
+        """Whether ``melds`` are a legal initial meld for deal ``round_no`` (1-based).
+        In deals that must use the whole hand, pass ``hand`` to check that too."""
+        self._round(round_no)
+        ms = [parse_cards(m) if isinstance(m, str) else list(m) for m in melds]
+        whole = round_no in self.spec.whole_hand_rounds
+        if hand is not None and whole:
+            h = parse_cards(hand) if isinstance(hand, str) else list(hand)
+            if sorted(h) != sorted(c for m in ms for c in m):
+                return False
+        return self.solver().meets(self.spec.contract(round_no), ms, whole_hand=whole) is not None
+
+    def find_contract(
+        self, round_no: int, hand: Sequence[Card] | str, players: int | None = None
+    ) -> list[list[Card]] | None:
+        """Melds meeting deal ``round_no``'s contract from ``hand`` with the least
+        leftover penalty (each in table order), or None."""
+        self._round(round_no)
+        h = parse_cards(hand) if isinstance(hand, str) else list(hand)
+        whole = round_no in self.spec.whole_hand_rounds
+        best = self.solver(players).solve(self.spec.contract(round_no), h, whole_hand=whole)
+        return None if best is None else [list(rd.cards) for rd in best]
+
+    def contract_text(self, round_no: int) -> str:
+        from .spec import describe_contract
+
+        if not self.spec.contracts:
+            return "no contract"
+        return describe_contract(
+            self.spec.contract(round_no), round_no in self.spec.whole_hand_rounds
+        )
+
+
+@cache
+def get_variant(vid: str) -> Variant:
+    """The built-in ruleset ``vid``; ValueError naming the known ids otherwise."""
+    if vid not in ORDER:
+        raise ValueError(f"unknown ruleset {vid!r}; rummykit knows: {', '.join(ORDER)}")
+    raw = _raw_builtin(vid)
+    return Variant(build_spec(raw, f"{vid}.toml"), raw)
+
+
+def load_variant(path: str | Path) -> Variant:
+    """A ruleset from a TOML file (a user's house rules)."""
+    p = Path(path)
+    raw = _resolve(_load_toml(p), p.parent)
+    return Variant(build_spec(raw, str(p)), raw)
+
+
+def check_rules_file(path: str | Path) -> list[str]:
+    """Every problem in a rules file, one line per key; empty if it is valid."""
+    try:
+        load_variant(path)
+    except RulesError as e:
+        return e.problems
+    return []

@@ -1,0 +1,294 @@
+"""RuleSpec: one ruleset as frozen, validated data.
+
+Every behaviour of the engine is a field here; rule files (TOML) and a table's house
+rules (``options``) are both just values for these fields.  Validation is pydantic's,
+with extra keys forbidden, so a rules file gets one message per bad key.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ..cards import JOKER_CODE
+from ..melds import MeldRules
+
+VALUE_KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "JK")
+_COMPONENT = re.compile(r"^(\d*)([SRPM])(\d+)$")
+KIND_NAMES = {"S": "set", "R": "run", "P": "pair", "M": "meld"}
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One meld a contract asks for: ``kind`` is set, run, pair or meld (set or run)."""
+
+    kind: str
+    size: int
+
+
+def parse_contract(text: str) -> tuple[Component, ...]:
+    """``"2S3+R4"`` → two sets of 3 and a run of 4.  ``""`` means no contract."""
+    comps: list[Component] = []
+    if not text.strip():
+        return ()
+    for part in text.replace(" ", "").split("+"):
+        m = _COMPONENT.match(part)
+        if not m:
+            raise ValueError(
+                f"bad contract part {part!r}: write e.g. 2S3 (two sets of 3), R4 (a run "
+                f"of 4), P2 (a pair) or M3 (one meld, set or run, of 3), joined by +"
+            )
+        n = int(m.group(1) or 1)
+        if n < 1:
+            raise ValueError(f"bad contract part {part!r}: the count must be at least 1")
+        comps.extend([Component(KIND_NAMES[m.group(2)], int(m.group(3)))] * n)
+    order = {"run": 0, "set": 1, "meld": 2, "pair": 3}
+    return tuple(sorted(comps, key=lambda c: (order[c.kind], -c.size)))
+
+
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def describe_contract(comps: tuple[Component, ...], whole_hand: bool = False) -> str:
+    """Plain words: ``two sets of 3 and a run of 4``."""
+    if not comps:
+        return "no contract"
+    groups: dict[tuple[str, int], int] = {}
+    for c in comps:
+        groups[(c.kind, c.size)] = groups.get((c.kind, c.size), 0) + 1
+    parts = []
+    for (kind, size), n in groups.items():
+        noun = kind if n == 1 else kind + "s"
+        parts.append(f"{'a' if n == 1 else _WORDS.get(n, str(n))} {noun} of {size}")
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    if whole_hand:
+        text += ", using the whole hand (no discard)"
+    return text
+
+
+class PackRule(BaseModel):
+    """The pack for a range of player counts."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    players: tuple[int, int]
+    decks: int = Field(ge=1, le=8)
+    jokers: int | Literal["players-1", "two-per-deck"] = 0
+
+
+class BuyRules(BaseModel):
+    """Taking the discard out of turn (May I / buy / I want it)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    enabled: bool = True
+    rounds: list[int] | Literal["all"] = "all"
+    extra_cards: int = Field(default=1, ge=0, le=4)
+    extra_cards_by_round: dict[int, int] = {}
+    limit: int | None = None
+    limit_by_round: dict[int, int] = {}
+    next_card: bool = True
+    no_successive: bool = False
+    cost: int = 0
+    own_turn: bool = False
+    verb: str = "May I"
+
+
+class RuleSpec(BaseModel):
+    """A whole ruleset.  Keyword-only, frozen and validated on creation."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    name: str
+    source: str = ""
+    notes: str = ""
+    players: tuple[int, int]
+    pack: list[PackRule]
+
+    # dealing and the match
+    hand_size: list[int] | None = None
+    hand_size_by_players: dict[int, int] | None = None
+    starter_extra_card: bool = False
+    deals: int | None = None
+    target: int | None = Field(default=None, ge=0)  # 0: no target
+    target_by_players: dict[int, int] | None = None
+
+    # melds
+    ace_mode: Literal["low", "high", "low_or_high", "wrap"] = "low"
+    twos_wild: bool = False
+    wild_limit: Literal["unlimited", "at_most_one", "not_more_than_naturals"] = "unlimited"
+    wild_limit_on_layoffs: bool = True
+    all_wild_melds: bool = False
+    min_set: int = Field(default=3, ge=2)
+    min_run: int = Field(default=3, ge=2)
+    ace_both_ends: bool = True
+
+    # contracts
+    contracts: list[str] = []
+    contract_sizes: Literal["exact", "at_least"] = "at_least"
+    contract_count: Literal["exact", "at_least"] = "exact"
+    runs_not_contiguous: bool = False
+    one_run_per_suit: bool = False
+    distinct_set_ranks: bool = False
+    whole_hand_rounds: list[int] = []
+
+    # the turn
+    meld_before_draw: bool = False
+    melds_per_turn: Literal["one", "any"] = "one"
+    after_contract_melds: Literal["none", "later_turns", "any"] = "none"
+    layoff_before_own_meld: bool = True
+    layoff_on_contract_turn: bool = False
+    no_discard_of_taken_card: bool = False
+    go_out_by_discard: bool = True
+    go_out_without_discard: bool = True
+    no_playable_discard: bool = False
+    swap: Literal["none", "to_hand", "layoff_same_turn", "new_meld_same_turn", "table_same_turn"] = (
+        "none"
+    )
+    whole_hand_meld_deals: list[int] = []
+
+    # out of turn
+    buying: BuyRules | None = None
+    shanghai_call: bool = False
+    rummy_call: bool = False
+
+    # the stock
+    stock_empty: Literal[
+        "turn_over", "turn_over_shuffle", "end_round", "reshuffle_keep_top", "turn_over_keep_upcard"
+    ] = "turn_over"
+    max_stock_reuses: int | None = Field(default=None, ge=0)
+    on_reuse_limit: Literal["block", "stalemate", "penalty"] = "penalty"
+
+    # scoring
+    scoring: Literal["winner_takes", "penalty"] = "penalty"
+    card_values: dict[str, int]
+    going_rummy: Literal["none", "double", "plus10"] = "none"
+    nobody_out: Literal["block", "stalemate", "penalty"] = "penalty"
+    stalemate_detection: bool = False
+    cut_bonus: int = 0
+    settlement: Literal["none", "position"] = "none"
+
+    @field_validator("card_values")
+    @classmethod
+    def _values(cls, v: dict[str, int]) -> dict[str, int]:
+        bad = sorted(set(v) - set(VALUE_KEYS))
+        if bad:
+            raise ValueError(f"unknown card keys {bad}; use {', '.join(VALUE_KEYS)}")
+        missing = [k for k in VALUE_KEYS if k not in v]
+        if missing:
+            raise ValueError(f"missing values for {', '.join(missing)}")
+        return v
+
+    @field_validator("contracts")
+    @classmethod
+    def _contracts(cls, v: list[str]) -> list[str]:
+        for text in v:
+            parse_contract(text)
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RuleSpec:
+        lo, hi = self.players
+        problems = []
+        if not 2 <= lo <= hi <= 12:
+            problems.append(f"players: {lo}-{hi} is not a range within 2-12")
+        for n in range(lo, hi + 1):
+            if not any(p.players[0] <= n <= p.players[1] for p in self.pack):
+                problems.append(f"pack: no pack is given for {n} players")
+        if self.hand_size is None and self.hand_size_by_players is None:
+            problems.append("hand_size: give hand_size (per deal) or hand_size_by_players")
+        if self.hand_size_by_players is not None:
+            for n in range(lo, hi + 1):
+                if n not in self.hand_size_by_players:
+                    problems.append(f"hand_size_by_players: no hand size for {n} players")
+        if self.deals is None and self.target is None and self.target_by_players is None:
+            problems.append("deals: give deals, target or target_by_players to end the match")
+        if self.contracts:
+            n = self.deals or len(self.contracts)
+            if len(self.contracts) < n:
+                problems.append(f"contracts: {n} deals but only {len(self.contracts)} contracts")
+            if self.hand_size is not None and len(self.hand_size) < n:
+                problems.append(f"hand_size: {n} deals but only {len(self.hand_size)} sizes")
+        for r in self.whole_hand_rounds:
+            if not 1 <= r <= len(self.contracts):
+                problems.append(f"whole_hand_rounds: {r} is not a deal with a contract")
+        for n in range(lo, hi + 1):
+            if self.hand_size_by_players is not None and n not in self.hand_size_by_players:
+                continue
+            if not any(p.players[0] <= n <= p.players[1] for p in self.pack):
+                continue
+            sizes = (
+                [self.hand_size_by_players[n]]
+                if self.hand_size_by_players is not None
+                else list(self.hand_size or [])
+            )
+            for size in sizes:
+                if n * size + 2 + self.starter_extra_card > self.pack_size(n):
+                    problems.append(f"hand_size: {n} players x {size} cards do not fit the pack")
+                    break
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    # -- derived facts ----------------------------------------------------------------
+
+    def pack_for(self, players: int) -> tuple[int, int]:
+        """(decks, jokers) for ``players``."""
+        for p in self.pack:
+            if p.players[0] <= players <= p.players[1]:
+                if p.jokers == "players-1":
+                    return p.decks, players - 1
+                if p.jokers == "two-per-deck":
+                    return p.decks, 2 * p.decks
+                return p.decks, p.jokers
+        raise ValueError(f"no pack for {players} players")
+
+    def pack_size(self, players: int) -> int:
+        d, j = self.pack_for(players)
+        return 52 * d + j
+
+    def cards_dealt(self, round_no: int, players: int) -> int:
+        if self.hand_size is not None:
+            return self.hand_size[min(round_no, len(self.hand_size)) - 1]
+        assert self.hand_size_by_players is not None
+        return self.hand_size_by_players[players]
+
+    def num_deals(self) -> int | None:
+        return self.deals if self.deals is not None else (len(self.contracts) or None)
+
+    def match_target(self, players: int) -> int | None:
+        if self.target_by_players is not None:
+            return self.target_by_players.get(players, self.target) or None
+        return self.target or None
+
+    def contract(self, round_no: int) -> tuple[Component, ...]:
+        if not self.contracts:
+            return ()
+        return parse_contract(self.contracts[round_no - 1])
+
+    def meld_rules(self, players: int) -> MeldRules:
+        decks, _ = self.pack_for(players)
+        return MeldRules(
+            ace_mode=self.ace_mode,
+            twos_wild=self.twos_wild,
+            wild_limit=self.wild_limit,
+            natural_required=not self.all_wild_melds,
+            set_max=4 if decks == 1 else None,
+            min_set=self.min_set,
+            min_run=self.min_run,
+            ace_both_ends=self.ace_both_ends,
+        )
+
+    def values_table(self) -> list[int]:
+        """Penalty value of every card face, indexed by face code."""
+        out = [0] * 53
+        for code in range(52):
+            out[code] = self.card_values[VALUE_KEYS[code % 13]]
+        out[JOKER_CODE] = self.card_values["JK"]
+        return out
+
+    def buy_allowed(self, round_no: int) -> bool:
+        b = self.buying
+        return b is not None and b.enabled and (b.rounds == "all" or round_no in b.rounds)
