@@ -60,6 +60,9 @@ class Solver:
         self.values = list(values)
         self.crules = crules
         self._wild_codes = [JOKER_CODE] + (list(TWOS) if rules.twos_wild else [])
+        self._windows: dict[int, list[int]] = {}
+        # the positions (bits) where each rank may sit in a run
+        self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
 
     # -- candidates ------------------------------------------------------------------
 
@@ -104,52 +107,62 @@ class Solver:
         rules, val = self.rules, self.values
         base = suit * 13
         wild_codes = self._wild_codes
-        wtotal = sum(cnt[c] for c in wild_codes)
-        present_suit = sum(1 for i in range(13) if cnt[base + i])
-        lmax = min(lmax, present_suit + wtotal + (1 if rules.ace_mode == "low_or_high" else 0))
+        wtotal = 0
+        for c in wild_codes:
+            wtotal += cnt[c]
+        distinct = 0
+        for i in range(13):
+            if cnt[base + i]:
+                distinct += 1
         need_nat = rules.natural_required
+        if need_nat and not distinct:
+            return
+        mode = rules.ace_mode
+        top = 26 if mode == "wrap" else 14
+        pref = [0] * (top + 1)
+        for p in range(1, top + 1):
+            pref[p] = pref[p - 1] + (1 if cnt[base + (p - 1) % 13] else 0)
+        lmax = min(lmax, distinct + wtotal + (1 if mode == "low_or_high" else 0))
         for length in range(lmin, lmax + 1):
             for lo in rules.run_bounds(length):
-                faces = [base + (p - 1) % 13 for p in range(lo, lo + length)]
-                # two aces in a 14-card run need two ace cards
-                present = []
-                used_here: dict[int, int] = {}
-                for i, f in enumerate(faces):
-                    if cnt[f] - used_here.get(f, 0) > 0:
-                        present.append(i)
-                        used_here[f] = used_here.get(f, 0) + 1
-                missing = length - len(present)
-                if missing > wtotal or (need_nat and not present):
+                hi = lo + length - 1
+                have = pref[hi] - pref[lo - 1]
+                if length == 14 and cnt[base] == 1:
+                    have -= 1  # A..K..A needs two aces
+                missing = length - have
+                if missing > wtotal or (need_nat and have <= 0):
                     continue
+                faces = [base + (p - 1) % 13 for p in range(lo, hi + 1)]
+                present = []
+                for i, f in enumerate(faces):
+                    if cnt[f] and (i != 13 or cnt[f] > 1):
+                        present.append(i)
                 for t in range(0, min(len(present), wtotal - missing) + 1):
                     w = missing + t
                     if not rules.within_limit(w, length - w):
                         continue
                     for subst in combinations(present, t) if t else ((),):
                         nat_idx = [i for i in present if i not in subst]
-                        for f in (faces[i] for i in nat_idx):
-                            cnt[f] -= 1
+                        for k in nat_idx:
+                            cnt[faces[k]] -= 1
                         pool = [(c, cnt[c]) for c in wild_codes if cnt[c] > 0]
-                        for f in (faces[i] for i in nat_idx):
-                            cnt[f] += 1
+                        for k in nat_idx:
+                            cnt[faces[k]] += 1
                         nat_set = set(nat_idx)
                         for wsel in _sub_multisets(pool, w):
                             it = iter(wsel)
                             cards = tuple(faces[i] if i in nat_set else next(it) for i in range(length))
-                            yield (
-                                (1, suit, lo, length) + cards,
-                                "run",
-                                0,
-                                suit,
-                                lo,
-                                cards,
-                                sum(val[c] for c in cards),
-                            )
+                            v = 0
+                            for c in cards:
+                                v += val[c]
+                            yield ((1, suit, lo, length) + cards, "run", 0, suit, lo, cards, v)
 
     def candidates(self, cnt: list[int], kind: str, lo: int, hi: int) -> Iterator[Cand]:
         if kind in ("set", "meld"):
+            allwild = not self.rules.natural_required
             for r in range(1, 14):
-                yield from self._set_cands(cnt, r, lo, hi, "set")
+                if allwild or cnt[r - 1] or cnt[12 + r] or cnt[25 + r] or cnt[38 + r]:
+                    yield from self._set_cands(cnt, r, lo, hi, "set")
         if kind == "pair":
             for r in range(1, 14):
                 for c in self._set_cands(cnt, r, 2, 2, "pair"):
@@ -161,28 +174,127 @@ class Solver:
             for suit in range(4):
                 yield from self._run_cands(cnt, suit, lo, hi)
 
+    # -- a quick necessary condition ---------------------------------------------------
+
+    def feasible(self, cnt: list[int], comps: Sequence[Component]) -> bool:
+        """False when ``comps`` surely cannot be met: even sharing no natural card, the
+        sets and runs asked for would need more wild cards than the hand holds.  Sound:
+        it never rejects a hand that can meet the contract."""
+        rules = self.rules
+        wild = 0
+        for c in self._wild_codes:
+            wild += cnt[c]
+        allwild = not rules.natural_required
+        need = 0
+        for kind, pick in (("set", self._set_marginals), ("run", self._run_marginals)):
+            sizes = [c.size for c in comps if c.kind == kind]
+            if not sizes:
+                continue
+            k = min(sizes)
+            marg = pick(cnt, k)
+            if allwild:
+                marg.extend([k] * len(sizes))
+            if len(marg) < len(sizes):
+                return False
+            marg.sort()
+            for i in range(len(sizes)):
+                need += marg[i]
+            if need > wild:
+                return False
+        return True
+
+    def _set_marginals(self, cnt: list[int], k: int) -> list[int]:
+        out = []
+        for r in range(13):
+            n = cnt[r] + cnt[13 + r] + cnt[26 + r] + cnt[39 + r]
+            prev = 0
+            for m in (1, 2, 3):
+                if n < m:
+                    break
+                d = m * k - n if m * k > n else 0
+                out.append(d - prev)
+                prev = d
+        return out
+
+    def _run_marginals(self, cnt: list[int], k: int) -> list[int]:
+        windows = self._windows.get(k)
+        if windows is None:
+            windows = self._windows[k] = [
+                sum(1 << p for p in range(lo, lo + k)) for lo in self.rules.run_bounds(k)
+            ]
+        rank_bits = self._rank_bits
+        out = []
+        for base in (0, 13, 26, 39):
+            mask = 0
+            for r in range(13):
+                if cnt[base + r]:
+                    mask |= rank_bits[r]
+            if not mask:
+                continue
+            best = k
+            for wm in windows:
+                have = (mask & wm).bit_count()
+                if have and k - have < best:
+                    best = k - have
+                    if not best:
+                        break
+            if best < k:
+                out.extend((best, best, best))
+        return out
+
     # -- search ----------------------------------------------------------------------
 
     def solve(
         self, comps: Sequence[Component], hand: Sequence[int], *, whole_hand: bool = False
     ) -> list[Reading] | None:
         """The arrangement meeting ``comps`` with least leftover penalty, or None."""
+        ncards = len(hand)
+        need = 0
+        for comp in comps:
+            need += comp.size
+        if need > ncards:
+            return None
         cnt = [0] * NUM_FACES
         for c in hand:
             cnt[c] += 1
         val = self.values
-        total = sum(val[c] for c in hand)
-        ncards = len(hand)
-        need = sum(c.size for c in comps)
-        if need > ncards:
+        total = 0
+        for c in hand:
+            total += val[c]
+        if not self.feasible(cnt, comps):
             return None
         cr = self.crules
         exact = cr.sizes == "exact" and not whole_hand
         extra = cr.count == "at_least"
-        best: list[object] = [-1, None]  # used value, chosen list
-        chosen: list[Cand] = []
-        remaining = [ncards]
         ncomp = len(comps)
+
+        # every candidate meld of each component, from the whole hand, best first
+        lists: dict[Component, list[tuple[Cand, tuple[tuple[int, int], ...]]]] = {}
+        for comp in comps:
+            if comp in lists:
+                continue
+            hi = comp.size if exact else ncards - (need - comp.size)
+            found = []
+            for cand in self.candidates(cnt, comp.kind, comp.size, hi):
+                use: dict[int, int] = {}
+                for c in cand[5]:
+                    use[c] = use.get(c, 0) + 1
+                found.append((cand, tuple(use.items())))
+            if not found:
+                return None
+            found.sort(key=lambda x: -x[0][6])
+            lists[comp] = found
+        cand_lists = [lists[c] for c in comps]
+        best_of = [lst[0][0][6] for lst in cand_lists]
+        suffix = [0] * (ncomp + 1)
+        for i in range(ncomp - 1, -1, -1):
+            suffix[i] = suffix[i + 1] + best_of[i]
+        same_prev = [i > 0 and comps[i - 1] == comps[i] for i in range(ncomp)]
+
+        best_used = -1
+        best_pick: list[Cand] | None = None
+        chosen: list[Cand] = []
+        left = [ncards]
 
         def compatible(cand: Cand) -> bool:
             kind = cand[1]
@@ -201,83 +313,73 @@ class Solver:
             return True
 
         def record(used: int) -> bool:
-            if whole_hand and remaining[0]:
+            nonlocal best_used, best_pick
+            if whole_hand and left[0]:
                 return False
-            if used > best[0]:  # type: ignore[operator]
-                best[0] = used
-                best[1] = list(chosen)
+            if used > best_used:
+                best_used = used
+                best_pick = list(chosen)
             return used == total
 
-        def bound(i: int, used: int) -> int:
-            """The most value this branch could still reach."""
-            if not exact or extra:
-                return total
-            k = sum(c.size for c in comps[i:])
-            vals = sorted((val[c] for c in range(NUM_FACES) for _ in range(cnt[c])), reverse=True)
-            return used + sum(vals[:k])
-
-        def dfs(i: int, used: int, prev_key: tuple[int, ...] | None) -> bool:
-            if best[1] is not None and bound(i, used) <= best[0]:  # type: ignore[operator]
+        def dfs(i: int, start: int, used: int) -> bool:
+            if i == ncomp:
+                if record(used):
+                    return True
+                return extra and dfs_extra(used, None)
+            if not extra and used + suffix[i] <= best_used:
                 return False
-            if i >= ncomp:
-                if extra:
-                    if record(used):
-                        return True
-                    return dfs_extra(used, prev_key if i > ncomp else None)
-                return record(used)
-            comp = comps[i]
-            same_as_prev = i > 0 and comps[i - 1] == comp
-            lo = comp.size
-            if exact:
-                hi = comp.size
-            else:
-                hi = remaining[0] - sum(c.size for c in comps[i + 1 :])
-            if hi < lo:
+            if whole_hand and used + suffix[i] < total and not extra:
                 return False
-            for cand in self.candidates(cnt, comp.kind, lo, hi):
-                if same_as_prev and prev_key is not None and cand[0] < prev_key:
+            lst = cand_lists[i]
+            for j in range(start if same_prev[i] else 0, len(lst)):
+                cand, use = lst[j]
+                if not extra and used + cand[6] + suffix[i + 1] <= best_used:
+                    break  # the list is sorted by value: nothing later can do better
+                ok = True
+                for c, k in use:
+                    if cnt[c] < k:
+                        ok = False
+                        break
+                if not ok or not compatible(cand):
                     continue
-                if not compatible(cand):
-                    continue
-                cards = cand[5]
-                for c in cards:
-                    cnt[c] -= 1
-                remaining[0] -= len(cards)
+                for c, k in use:
+                    cnt[c] -= k
+                left[0] -= len(cand[5])
                 chosen.append(cand)
-                done = dfs(i + 1, used + cand[6], cand[0])
+                done = dfs(i + 1, j, used + cand[6])
                 chosen.pop()
-                remaining[0] += len(cards)
-                for c in cards:
-                    cnt[c] += 1
+                left[0] += len(cand[5])
+                for c, k in use:
+                    cnt[c] += k
                 if done:
                     return True
             return False
 
         def dfs_extra(used: int, prev_key: tuple[int, ...] | None) -> bool:
-            if remaining[0] < cr.extra_min:
+            if left[0] < cr.extra_min:
                 return False
-            for cand in self.candidates(cnt, "meld", cr.extra_min, remaining[0]):
+            for cand in list(self.candidates(cnt, "meld", cr.extra_min, left[0])):
                 if prev_key is not None and cand[0] < prev_key:
                     continue
                 cards = cand[5]
                 for c in cards:
                     cnt[c] -= 1
-                remaining[0] -= len(cards)
+                left[0] -= len(cards)
                 chosen.append(cand)
                 ok = record(used + cand[6]) or dfs_extra(used + cand[6], cand[0])
                 chosen.pop()
-                remaining[0] += len(cards)
+                left[0] += len(cards)
                 for c in cards:
                     cnt[c] += 1
                 if ok:
                     return True
             return False
 
-        dfs(0, 0, None)
-        if best[1] is None:
+        dfs(0, 0, 0)
+        if best_pick is None:
             return None
         out = []
-        for _key, kind, rank, suit, lo, cards, _v in best[1]:  # type: ignore[attr-defined]
+        for _key, kind, rank, suit, lo, cards, _v in best_pick:
             out.append(Reading(kind, tuple(CARDS[c] for c in cards), rank=rank, suit=suit, lo=lo))
         return out
 

@@ -8,6 +8,7 @@ with extra keys forbidden, so a rules file gets one message per bad key.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Literal
 
@@ -29,6 +30,7 @@ class Component:
     size: int
 
 
+@lru_cache(maxsize=256)
 def parse_contract(text: str) -> tuple[Component, ...]:
     """``"2S3+R4"`` → two sets of 3 and a run of 4.  ``""`` means no contract."""
     comps: list[Component] = []
@@ -49,7 +51,9 @@ def parse_contract(text: str) -> tuple[Component, ...]:
     return tuple(sorted(comps, key=lambda c: (order[c.kind], -c.size)))
 
 
-_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+          8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
+_KIND_ORDER = {"set": 0, "run": 1, "meld": 2, "pair": 3}
 
 
 def describe_contract(comps: tuple[Component, ...], whole_hand: bool = False) -> str:
@@ -60,9 +64,13 @@ def describe_contract(comps: tuple[Component, ...], whole_hand: bool = False) ->
     for c in comps:
         groups[(c.kind, c.size)] = groups.get((c.kind, c.size), 0) + 1
     parts = []
-    for (kind, size), n in groups.items():
+    for (kind, size), n in sorted(groups.items(), key=lambda kv: (_KIND_ORDER[kv[0][0]], kv[0][1])):
         noun = kind if n == 1 else kind + "s"
-        parts.append(f"{'a' if n == 1 else _WORDS.get(n, str(n))} {noun} of {size}")
+        size_text = "two" if kind == "pair" else _WORDS.get(size, str(size))
+        if kind == "pair":
+            parts.append("a pair" if n == 1 else f"{_WORDS.get(n, str(n))} pairs")
+            continue
+        parts.append(f"{'a' if n == 1 else _WORDS.get(n, str(n))} {noun} of {size_text}")
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     if whole_hand:
         text += ", using the whole hand (no discard)"

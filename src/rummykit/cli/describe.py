@@ -1,0 +1,128 @@
+"""A ruleset in plain words, for `rummykit rules show` and the `?` key of the table."""
+
+from __future__ import annotations
+
+from ..rules.registry import Variant
+from ..rules.spec import VALUE_KEYS, describe_contract
+
+ACE = {
+    "low": "aces are low only (A-2-3)",
+    "high": "aces are high only (Q-K-A)",
+    "low_or_high": "an ace is low or high but a run never turns the corner",
+    "wrap": "runs may turn the corner (K-A-2)",
+}
+LIMIT = {
+    "unlimited": "any number of wild cards in a meld",
+    "at_most_one": "at most one wild card in a meld",
+    "not_more_than_naturals": "never more wild cards than natural cards in a meld",
+}
+STOCK = {
+    "turn_over": "the discard pile is turned over, unshuffled, as the new stock",
+    "turn_over_shuffle": "the discard pile is shuffled to make the new stock",
+    "end_round": "the round ends at once",
+    "reshuffle_keep_top": "all discards but the top one are shuffled into a new stock",
+    "turn_over_keep_upcard": "the discard pile is turned over unshuffled and its top card turned up",
+}
+SWAP = {
+    "none": "Melded wild cards stay where they are.",
+    "to_hand": "A player holding the card a joker in a run stands for may swap it in and take the joker.",
+    "layoff_same_turn": "After your contract (on a later turn) you may swap the card a run's joker stands "
+                        "for and take the joker, which you must lay off the same turn.",
+    "new_meld_same_turn": "After your contract (on a later turn) you may swap the card a run's joker stands "
+                          "for and take the joker, which must go into a new meld the same turn.",
+    "table_same_turn": "Once down you may swap the card a run's joker stands for; the joker must go back on "
+                       "the table the same turn.",
+}
+
+
+def describe_rules(v: Variant) -> str:
+    sp = v.spec
+    lines = [f"{sp.name} ({sp.id})", f"Source: {sp.source}" if sp.source else ""]
+    lo, hi = sp.players
+    packs = []
+    for p in sp.pack:
+        d, j = sp.pack_for(p.players[0])
+        jk = "players-1" if p.jokers == "players-1" else str(j)
+        packs.append(f"{p.players[0]}-{p.players[1]} players: {d} deck{'s' if d > 1 else ''} and {jk} jokers")
+    lines.append(f"Players: {lo}-{hi}. Pack: " + "; ".join(packs) + ".")
+    if sp.hand_size_by_players:
+        deal = ", ".join(f"{n} players {k}" for n, k in sorted(sp.hand_size_by_players.items()))
+        lines.append(f"Cards dealt: {deal}.")
+    elif sp.hand_size:
+        lines.append(f"Cards dealt per deal: {', '.join(map(str, sp.hand_size[: sp.num_deals()]))}.")
+    if sp.starter_extra_card:
+        lines.append("The first player gets one card more and does not draw on the first turn.")
+    deals = sp.num_deals()
+    tgt = sp.target_by_players or sp.target
+    if deals:
+        lines.append(f"The match is {deals} deals.")
+    if tgt:
+        lines.append(f"The match ends when a score reaches {tgt}.")
+    wild = ["jokers"] if any(sp.pack_for(n)[1] for n in range(lo, hi + 1)) else []
+    if sp.twos_wild:
+        wild.append("2s")
+    lines.append(
+        f"Melds: sets of {sp.min_set}+ of one rank, runs of {sp.min_run}+ in one suit; {ACE[sp.ace_mode]}. "
+        + (f"Wild cards: {' and '.join(wild)}; {LIMIT[sp.wild_limit]}" if wild else "No wild cards")
+        + ("; a meld may be all wild." if sp.all_wild_melds else "." if not wild else "; every meld needs a natural card.")
+    )
+    if sp.contracts:
+        lines.append("Contracts (the first meld of each deal, all at once):")
+        for r in range(1, (deals or len(sp.contracts)) + 1):
+            lines.append(f"  {r}. {describe_contract(sp.contract(r), r in sp.whole_hand_rounds)}")
+        how = "exactly the minimum size" if sp.contract_sizes == "exact" else "at least the minimum size"
+        lines.append(f"  Contract melds are {how}.")
+        if sp.runs_not_contiguous:
+            lines.append("  Two runs of one suit in a contract may not be contiguous.")
+        if sp.one_run_per_suit:
+            lines.append("  A contract may hold only one run of a suit.")
+        if sp.distinct_set_ranks:
+            lines.append("  Two sets of the same rank do not both count.")
+        after = {"none": "only lay off", "later_turns": "lay down new melds on later turns and lay off",
+                 "any": "lay down new melds and lay off"}[sp.after_contract_melds]
+        lines.append(f"After the contract you may {after}"
+                     + ("; laying off is allowed on the turn of the contract." if sp.layoff_on_contract_turn
+                        else "; laying off waits for the next turn."))
+    else:
+        per = "one meld" if sp.melds_per_turn == "one" else "any number of melds"
+        lines.append(f"On your turn: draw, lay down {per}, lay off, discard.")
+        if not sp.layoff_before_own_meld:
+            lines.append("You may lay off only after laying down a meld of your own.")
+        if sp.whole_hand_meld_deals:
+            lines.append(f"Deals {', '.join(map(str, sp.whole_hand_meld_deals))}: nobody melds until able "
+                         f"to lay down the whole hand at once.")
+    if sp.no_discard_of_taken_card:
+        lines.append("You may not discard the card you took from the discard pile that turn.")
+    if not sp.go_out_by_discard:
+        lines.append("You may not go out by discarding your last card.")
+    if not sp.go_out_without_discard:
+        lines.append("You must discard to go out.")
+    if sp.no_playable_discard:
+        lines.append("Once down you may not discard a card that could be played; with no legal discard "
+                     "you take the top discard and the top stock card.")
+    lines.append(SWAP[sp.swap])
+    b = sp.buying
+    if b is not None and b.enabled:
+        rounds = "every deal" if b.rounds == "all" else "deals " + ", ".join(map(str, b.rounds))
+        extra = (f"takes {b.extra_cards} stock card{'s' if b.extra_cards != 1 else ''} with it"
+                 if b.extra_cards else "takes no extra card")
+        lim = f"at most {b.limit} a deal" if b.limit else "no limit"
+        lines.append(f"{b.verb}: when the player to draw passes on the discard, another player may take it "
+                     f"({rounds}; {extra}; {lim}; nearest in turn order first).")
+    if sp.shanghai_call:
+        lines.append("Shanghai call: a discard that fits a meld may be called.")
+    if sp.rummy_call:
+        lines.append("Rummy call: a discard that could be played may be called.")
+    reuse = "" if sp.max_stock_reuses is None else f" (at most {sp.max_stock_reuses} times)"
+    lines.append(f"When the stock runs out, {STOCK[sp.stock_empty]}{reuse}.")
+    vals = ", ".join(f"{k}={sp.card_values[k]}" for k in VALUE_KEYS)
+    if sp.scoring == "winner_takes":
+        lines.append(f"Scoring: whoever goes out scores the others' hands ({vals}); highest total wins.")
+    else:
+        lines.append(f"Scoring: the others take their hands as penalty ({vals}); lowest total wins.")
+    if sp.going_rummy != "none":
+        lines.append(f"Going rummy (out in one turn having played nothing before): {sp.going_rummy}.")
+    if sp.cut_bonus:
+        lines.append(f"Before each deal the player on the dealer's right cuts; an exact cut is worth "
+                     f"-{sp.cut_bonus}.")
+    return "\n".join(x for x in lines if x)
