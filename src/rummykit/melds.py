@@ -145,6 +145,8 @@ def _set_reading(cards: Sequence[Card], rules: MeldRules, kind: str) -> list[Rea
     out = []
     for r in options:
         naturals = sum(1 for c in cards if c != JOKER_CODE and c.rank == r)
+        if kind == "pair" and not naturals:
+            continue  # a pair needs a natural card even where all-wild melds are legal
         if rules.within_limit(len(cards) - naturals, naturals):
             out.append(Reading(kind, tuple(cards), rank=r))
     return out
