@@ -40,7 +40,8 @@ def deal(variant: str, hands: list[str], upcard: str, stock: str = "", *, dealer
     deck = stack(hands, upcard, stock, dealer=dealer, starter_extra=starter_extra)
     g = rk.new_game(variant, players=len(hands), seed=seed, options=options, deck=deck, dealer=dealer)
     for s, h in enumerate(hands):
-        assert sorted(g.hands[s]) == sorted(P(h)), f"seat {s} was not dealt {h}"
+        want = P(h) + (P(starter_extra) if starter_extra and s == (dealer + 1) % len(hands) else [])
+        assert sorted(g.hands[s]) == sorted(want), f"seat {s} was not dealt {h}"
     return g
 
 

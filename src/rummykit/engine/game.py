@@ -58,6 +58,7 @@ class Game:
         options: Mapping[str, Any] | None = None,
         deck: Sequence[Card] | str | None = None,
         dealer: int | None = None,
+        first_round: int = 1,
     ):
         base = variant
         variant = variant.with_options(options)
@@ -79,16 +80,28 @@ class Game:
         self.pack_size = 52 * self.decks + self.jokers
         self.stacked: list[Card] | None = None
         if deck is not None:
-            from ..cards import parse_cards
+            from ..cards import make_pack, parse_cards
 
             cards = parse_cards(deck) if isinstance(deck, str) else [CARDS[int(c)] for c in deck]
+            rest = Counter(make_pack(*spec.pack_for(players)))
+            rest.subtract(cards)
+            extra = sorted(c for c, k in rest.items() if k < 0)
+            if extra:
+                raise ValueError(
+                    f"the stacked deck has more {format_cards(extra)} than the pack for "
+                    f"{players} players holds"
+                )
             self.stacked = cards
         if dealer is not None and not 0 <= dealer < players:
             raise ValueError(f"dealer must be a seat 0-{players - 1}, not {dealer}")
         drawn = self.rng.randrange(players)  # drawn even when given, so replays agree
         self.first_dealer = dealer if dealer is not None else drawn
         self.dealer = self.first_dealer
-        self.round_no = 0
+        deals = spec.num_deals()
+        if not isinstance(first_round, int) or first_round < 1 or (deals is not None and first_round > deals):
+            raise ValueError(f"first_round must be a deal 1-{deals or '...'}, not {first_round}")
+        self.first_round = first_round
+        self.round_no = first_round - 1
         self.scores: list[Fraction] = [Fraction(0)] * players
         self.kitty = 0
         self.history: list[dict[str, Any]] = []
@@ -142,7 +155,7 @@ class Game:
 
     def _deal(self) -> None:
         n = self.n
-        if self.stacked is not None and self.round_no == 1:
+        if self.stacked is not None and self.round_no == self.first_round:
             # the stacked cards on top, the rest of the pack shuffled beneath them
             rest = Counter(self._full_pack())
             rest.subtract(self.stacked)
@@ -1029,10 +1042,15 @@ def new_game(
     *,
     deck: Sequence[Card] | str | None = None,
     dealer: int | None = None,
+    first_round: int = 1,
 ) -> Game:
-    """A new match of ``variant`` (an id or a :class:`Variant`)."""
+    """A new match of ``variant`` (an id or a :class:`Variant`).
+
+    ``deck`` stacks the first deal's pack, top card first (cards not named are shuffled
+    beneath); ``dealer`` fixes the first dealer; ``first_round`` starts at a later deal."""
     v = get_variant(variant) if isinstance(variant, str) else variant
-    return Game(v, players=players, seed=seed, options=options, deck=deck, dealer=dealer)
+    return Game(v, players=players, seed=seed, options=options, deck=deck, dealer=dealer,
+                first_round=first_round)
 
 
 def is_wild_code(c: int, twos_wild: bool) -> bool:

@@ -23,6 +23,7 @@ def make_record(g: Game) -> dict[str, Any]:
         "seed": g.seed,
         "players": g.n,
         "dealer": g.first_dealer,
+        "first_round": g.first_round,
         "deck": format_cards(g.stacked) if g.stacked is not None else None,
         "actions": list(g.actions),
         "scores": [str(s) for s in g.scores],
@@ -55,6 +56,7 @@ def replay(record: dict[str, Any]) -> Game:
         options=record.get("options") or None,
         deck=record.get("deck"),
         dealer=record.get("dealer"),
+        first_round=record.get("first_round", 1),
     )
     for i, text in enumerate(record["actions"]):
         try:
