@@ -35,10 +35,12 @@ def stack(hands: list[str], upcard: str, stock: str = "", *, dealer: int = 0,
 
 
 def deal(variant: str, hands: list[str], upcard: str, stock: str = "", *, dealer: int = 0,
-         options: dict[str, Any] | None = None, starter_extra: str | None = None, seed: int = 0) -> Game:
+         options: dict[str, Any] | None = None, starter_extra: str | None = None, seed: int = 0,
+         first_round: int = 1) -> Game:
     """A new game whose first deal is exactly ``hands``; seat dealer+1 plays first."""
     deck = stack(hands, upcard, stock, dealer=dealer, starter_extra=starter_extra)
-    g = rk.new_game(variant, players=len(hands), seed=seed, options=options, deck=deck, dealer=dealer)
+    g = rk.new_game(variant, players=len(hands), seed=seed, options=options, deck=deck, dealer=dealer,
+                    first_round=first_round)
     for s, h in enumerate(hands):
         want = P(h) + (P(starter_extra) if starter_extra and s == (dealer + 1) % len(hands) else [])
         assert sorted(g.hands[s]) == sorted(want), f"seat {s} was not dealt {h}"

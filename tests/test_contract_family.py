@@ -1,0 +1,439 @@
+"""Rules of contract, liverpool, may-i, denexa and combination (RULES.md §4.1-4.6)."""
+
+import pytest
+from conftest import deal, hand, illegal, play
+from helpers import count_restocks_until_round_ends, draw_and_discard_it, events, run_out_stock
+
+import rummykit as rk
+
+# contract, 3 players, dealer 0: seat 1 plays first, then seat 2, then seat 0
+S0 = "AH AS 2H 2S 6C 8C 8D TH JH QH"
+S1 = "7H 7S 7D 9C 9D 9S 3H 4H 5H KC"
+S2 = "2C 3C 4C 5D 6D 8S TS JS QD KD"
+S0_VALUE = 15 + 15 + 2 + 2 + 6 + 8 + 8 + 10 + 10 + 10
+
+
+def three(variant="contract", stock="6H 7C 9H 5S 4S 3S", upcard="KS", **kw):
+    return deal(variant, [S0, S1, S2], upcard, stock, **kw)
+
+
+def test_contract_pack_two_decks_and_players_minus_one_jokers():
+    for n, jokers in ((3, 2), (4, 3), (5, 4)):
+        assert rk.get_variant("contract").spec.pack_for(n) == (2, jokers)
+
+
+def test_contract_deal_10_cards_in_deals_1_to_3_and_12_in_4_to_7():
+    sp = rk.get_variant("contract").spec
+    assert [sp.cards_dealt(r, 4) for r in range(1, 8)] == [10, 10, 10, 12, 12, 12, 12]
+    assert [len(h) for h in rk.new_game("contract", players=4, seed=1, first_round=4).hands] == [12] * 4
+
+
+def test_contract_seven_deals_lowest_total_wins():
+    import random
+
+    from rummykit.cli.simulate import play_random
+
+    g = rk.new_game("contract", players=3, seed=11)
+    play_random(g, random.Random(2))
+    assert len(g.history) == 7 and g.is_over
+    assert g.winners == [s for s in range(3) if g.scores[s] == min(g.scores)]
+
+
+def test_contract_no_jokers_option():
+    g = rk.new_game("contract", players=4, seed=1,
+                    options={"pack": [{"players": [3, 5], "decks": 2, "jokers": 0}]})
+    assert g.pack_size == 104
+
+
+# -- the initial meld ------------------------------------------------------------------
+
+
+def test_contract_must_meet_the_contract_before_laying_off():
+    g = three()
+    play(g, "draw", "pass", "pass")
+    msg = illegal(g, "layoff 6H 1")
+    assert msg == "You must meet the contract — two sets of three — before laying off"
+
+
+def test_contract_initial_meld_is_exactly_the_contract():
+    g = three(stock="7C")
+    play(g, "draw", "pass", "pass")
+    illegal(g, "meld 7H 7S 7D", "two sets of three")
+    illegal(g, "meld 7H 7S 7D 7C / 9C 9D 9S", "exactly that size")
+    play(g, "meld 7H 7S 7D / 9C 9D 9S")
+    assert g.down[1] and g.view(0)["melds"] == [["7H", "7S", "7D"], ["9C", "9D", "9S"]]
+
+
+def test_contract_no_lay_off_on_the_turn_of_the_contract():
+    g = three(stock="9H")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S")
+    illegal(g, "layoff 9H 2", "turn you meet the contract")
+
+
+def test_contract_lay_off_on_a_later_turn_on_any_meld():
+    g = three(stock="9H 2D 3D 6H")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S", "discard KC")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass", "pass", "layoff 9H 2")
+    assert g.view(2)["melds"][1] == ["9C", "9D", "9S", "9H"]
+
+
+def test_contract_no_new_melds_after_the_contract():
+    g = three(stock="9H 2D 3D 6H")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S", "discard KC")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass", "pass")
+    illegal(g, "meld 3H 4H 5H 6H", "only lay off")
+
+
+def test_contract_going_out_by_discarding_the_last_card_others_score_penalty():
+    g = deal("contract", [S0, "7H 7S 7D 9C 9D 9S JK 4D 5H KC", S2], "KS", "9H 2D 3D 7C 6D 5D 9H")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S", "discard KC")  # drew 9H
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass", "pass", "layoff 9H 2", "layoff 7C 1", "layoff JK=7 1", "discard 4D")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass", "pass", "layoff 9H 2")
+    assert hand(g, 1) == "5H"
+    play(g, "discard 5H")
+    r = g.history[0]
+    assert r["winner"] == 1 and r["ended_by"] == "out"
+    assert g.scores == [S0_VALUE, 0, 2 + 3 + 4 + 5 + 6 + 8 + 10 + 10 + 10 + 10]
+
+
+def test_contract_round7_meld_the_whole_hand_with_no_discard():
+    hands = ["2C 3C 4C 5D 6D 8S TS JS QD KD 2D 3D", "AH 2H 3H 4H 5C 6C 7C 8C 9S TS JS QS",
+             "AS 2S 6H 6C 8C 8D TH JH QH 4D 5S 7S"]
+    g = deal("contract", hands, "KC", "KS 7H", first_round=7)
+    play(g, "draw", "pass", "pass")
+    illegal(g, "meld AH 2H 3H 4H / 5C 6C 7C 8C / 9S TS JS QS", "must use every card")
+    play(g, "meld AH 2H 3H 4H / 5C 6C 7C 8C / 9S TS JS QS KS")
+    r = g.history[-1]
+    assert r["winner"] == 1 and r["round"] == 7 and g.is_over
+
+
+def test_contract_round7_no_going_out_by_discarding():
+    g = rk.new_game("contract", players=3, seed=3, first_round=7)
+    assert not any(g.down)  # nobody can be down with cards left, so nobody discards out
+
+
+# -- May I ---------------------------------------------------------------------------------
+
+
+def test_may_i_window_opens_when_the_player_to_draw_declines_the_discard():
+    g = three()
+    play(g, "draw")
+    assert g.phase == "may_i" and g.current_player == 2
+    assert [rk.format_action(a) for a in g.legal_actions()] == ["buy", "pass"]
+    assert g.view(2)["phase"] == "may_i" and g.view(2)["current_player"] == 2
+
+
+def test_may_i_priority_nearest_in_turn_order_after_the_player_to_draw():
+    g = three()
+    play(g, "draw", "pass")
+    assert g.current_player == 0
+
+
+def test_may_i_taker_takes_the_discard_and_one_penalty_card_then_play_resumes():
+    g = three(stock="6H 7C")
+    play(g, "draw", "buy")
+    assert len(g.hands[2]) == 12 and "KS" in g.view(2)["hand"] and "6H" in g.view(2)["hand"]
+    assert g.phase == "play" and g.current_player == 1
+    assert "7C" in g.view(1)["hand"] and len(g.hands[1]) == 11
+
+
+def test_may_i_player_to_draw_takes_the_discard_without_penalty():
+    g = three()
+    play(g, "take")
+    assert g.phase == "play" and len(g.hands[1]) == 11 and len(g.hands[2]) == 10
+
+
+def test_may_i_next_card_under_may_be_taken_by_another_player():
+    g = three(stock="6H 7C 9H 5S 4S 3S 2D 3D")
+    play(g, "draw", "pass", "pass", "discard KC")  # seat 1 discards KC on KS
+    play(g, "draw", "pass", "pass", "discard KD")  # seat 2 discards KD
+    play(g, "draw")  # seat 0 declines KD: seat 1 is asked first
+    assert g.current_player == 1
+    play(g, "buy")  # seat 1 takes KD; KC is exposed
+    assert g.current_player == 2 and g.view(2)["discard_top"] == "KC"
+    play(g, "buy")  # seat 2 takes KC; KS is exposed and seat 1 may take it (not successive)
+    assert g.current_player == 1 and g.view(1)["discard_top"] == "KS"
+
+
+def test_may_i_same_player_may_not_take_two_successive_cards():
+    g = three(stock="6H 7C 9H 5S 4S 3S 2D 3D")
+    play(g, "draw", "pass", "pass", "discard KC")
+    play(g, "draw", "pass", "pass", "discard KD")
+    play(g, "draw", "buy")  # seat 1 takes KD
+    assert g.current_player == 2
+    play(g, "pass")  # seat 1 may not take KC next: the window closes and seat 0 draws
+    assert g.phase == "play" and g.current_player == 0
+
+
+def test_may_i_no_limit_per_round_in_contract():
+    assert rk.get_variant("contract").spec.buying.limit is None
+
+
+def test_buy_outside_a_window_is_refused():
+    g = three()
+    illegal(g, "buy", "Nobody is being offered")
+
+
+# -- jokers --------------------------------------------------------------------------------
+
+
+R2 = ["2C 3C 4C 5D 6D 8S TS JS QD KD", "7H 7S 7D 3H 4H JK 6H 9C 9D KC", "AS 2S 6C 8C 8D TH JH QH AD 4D"]
+
+
+def test_contract_swap_after_contract_on_a_previous_turn_joker_laid_off_same_turn():
+    g = deal("contract", R2, "KS", "QC 2D 3D 5H", first_round=2)
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H", "discard KC")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass", "pass", "swap 5H 2")
+    assert g.view(1)["melds"][1] == ["3H", "4H", "5H", "6H"] and "JK" in g.view(1)["hand"]
+    assert g.view(1)["must_place"] == ["JK"]
+    illegal(g, "discard QC", "You must play the JK you took from a meld on the table")
+    play(g, "layoff JK=7 1", "discard QC")
+
+
+def test_contract_no_swap_on_the_turn_of_the_contract():
+    g = deal("contract", ["2C 3C 4C 5D 6D 8S TS JS QD KD", "7H 7S 7D 3H 4H JK 6H 5H 9D KC",
+                          "AS 2S 6C 8C 8D TH JH QH AD 4D"], "KS", "QC", first_round=2)
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H")
+    illegal(g, "swap 5H 2", "turn after the one you met the contract")
+
+
+def test_contract_swap_needs_own_contract():
+    g = deal("contract", R2, "KS", "QC 5H 3D", first_round=2)
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H", "discard KC")
+    play(g, "draw", "pass", "pass")  # seat 2 draws 5H
+    illegal(g, "swap 5H 2", "meet the contract before swapping")
+
+
+def test_contract_jokers_in_sets_are_dead():
+    g = deal("contract", ["2C 3C 4C 5D 6D 8S TS JS QD KD", "7H 7S JK 3H 4H 5H 6H 9C 9D KC",
+                          "AS 2S 6C 8C 8D TH JH QH AD 4D"], "KS", "QC 2D 3D 7D", first_round=2)
+    play(g, "draw", "pass", "pass", "meld 7H 7S JK=7 / 3H 4H 5H 6H", "discard KC")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass", "pass")
+    illegal(g, "swap 7D 1", "dead")
+
+
+def test_ambiguous_joker_lay_off_asks_which_end():
+    g = deal("contract", R2, "KS", "QC 2D 3D JK", first_round=2)
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H", "discard KC")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass", "pass")
+    illegal(g, "layoff JK 2", "Say which end")
+    play(g, "layoff JK=7H 2")
+    assert g.view(0)["meld_info"][1]["stands_for"] == ["3H", "4H", "5H", "6H", "7H"]
+
+
+def test_two_melds_never_merge_even_when_contiguous():
+    g = deal("contract", ["2C 3C 4C 5D 6D 8S TS JS QD KD", "3H 4H 5H 6H 8H 9H TH JH 9D KC",
+                          "AS 2S 6C 8C 8D TC JC QH AD 4D"], "KS", "QC 2D 3D 7H", first_round=3)
+    play(g, "draw", "pass", "pass", "meld 3H 4H 5H 6H / 8H 9H TH JH", "discard KC")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass", "pass", "layoff 7H 1")
+    assert len(g.table) == 2 and g.view(0)["melds"][0] == ["3H", "4H", "5H", "6H", "7H"]
+
+
+# -- the stock -------------------------------------------------------------------------
+
+
+def test_contract_stock_rebuilt_from_all_discards_but_the_top_one():
+    g = three()
+    run_out_stock(g)
+    top, size = g.view(0)["discard_top"], g.view(0)["discard_size"]
+    g.apply("draw")
+    while g.phase == "may_i":
+        g.apply("pass")
+    assert events(g, "restock") and g.view(0)["discard_top"] == top
+    assert g.view(0)["discard_size"] == 1 and g.view(0)["stock_size"] == size - 2
+
+
+def test_contract_stock_rebuilt_at_most_max_stock_reuses_times_then_everyone_scores():
+    assert rk.get_variant("contract").spec.max_stock_reuses == 10
+    g = three(options={"max_stock_reuses": 1})
+    assert count_restocks_until_round_ends(g) == 1
+    r = g.history[0]
+    assert r["ended_by"] == "penalty" and "limit" in r["reason"]
+    assert g.scores[0] == S0_VALUE and g.scores == r["hand_values"]
+
+
+def test_contract_stock_and_discard_pile_both_empty_round_ends_everyone_scores():
+    g = three()
+    g.stock, g.discard = [], g.discard[-1:]
+    g._legal = None
+    g.apply("draw")
+    while g.phase == "may_i":
+        g.apply("pass")
+    r = g.history[0]
+    assert r["winner"] is None and "discard pile ran out" in r["reason"]
+    assert g.scores == r["hand_values"]
+
+
+def test_contract_card_values():
+    v = rk.get_variant("contract").spec.card_values
+    assert (v["A"], v["JK"], v["K"], v["T"], v["9"], v["2"]) == (15, 15, 10, 10, 9, 2)
+
+
+# -- liverpool -------------------------------------------------------------------------
+
+
+def test_liverpool_player_on_dealers_right_cuts_before_each_deal():
+    g = rk.new_game("liverpool", players=4, seed=1, dealer=1)
+    assert g.phase == "cut" and g.current_player == 0
+    assert g.legal_actions() == [rk.Cut()]
+    illegal(g, "draw", "cut the pack first")
+    g.apply("cut")
+    assert g.phase == "draw" and g.current_player == 2 and [len(h) for h in g.hands] == [10] * 4
+
+
+def test_liverpool_exact_cut_takes_50_off():
+    hits = []
+    for seed in range(400):
+        g = rk.new_game("liverpool", players=4, seed=seed, dealer=0)
+        g.apply("cut")
+        ev = events(g, "cut")[0]
+        assert (ev["bonus"], ev["needed"]) == (ev["size"] == 41, 41)
+        assert 107 // 4 <= ev["size"] <= 3 * 107 // 4
+        if ev["bonus"]:
+            hits.append(seed)
+            assert g.scores[3] == -50 and g.scores[:3] == [0, 0, 0]
+        else:
+            assert g.scores == [0, 0, 0, 0]
+    assert hits, "no exact cut in 400 seeded deals"
+
+
+# -- may-i -----------------------------------------------------------------------------
+
+
+def test_may_i_larger_contract_melds_in_play():
+    g = deal("may-i", [S0, "7H 7S 7D 9C 9D 9S 3H 4H 5H KC", S2], "KS", "7C")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D 7C / 9C 9D 9S")
+
+
+def test_may_i_melded_jokers_cannot_be_reused():
+    assert rk.get_variant("may-i").spec.swap == "none"
+
+
+def test_may_i_round7_is_an_ordinary_round_and_joker_scores_25():
+    sp = rk.get_variant("may-i").spec
+    assert sp.whole_hand_rounds == [] and sp.card_values["JK"] == 25
+
+
+def test_may_i_one_54_card_deck_per_two_players():
+    assert rk.get_variant("may-i").spec.pack_for(5) == (3, 6)
+
+
+# -- denexa ----------------------------------------------------------------------------
+
+
+def test_denexa_new_melds_after_the_contract_on_later_turns():
+    g = deal("denexa", [S0, "7H 7S 7D 9C 9D 9S 3H 4H 5H KC", S2], "KS", "6H 2D 3D 8H")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S")
+    illegal(g, "meld 3H 4H 5H 6H", "later turn")
+    play(g, "discard KC")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass", "pass", "meld 3H 4H 5H 6H")
+
+
+def test_denexa_swapped_joker_must_go_into_a_new_meld_the_same_turn():
+    g = deal("denexa", R2, "KS", "QC 2D 3D 5H QS QD", first_round=2)
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H", "discard KC")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass", "pass")  # 5H
+    # seat 1 holds QC and 9C 9D: the joker can make 9C 9D JK
+    play(g, "swap 5H 2")
+    illegal(g, "discard QC", "into a new meld")
+    play(g, "layoff JK=7 1")
+    illegal(g, "discard QC", "into a new meld")
+    g2 = deal("denexa", R2, "KS", "QC 2D 3D 5H QS QD", first_round=2)
+    play(g2, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H", "discard KC")
+    draw_and_discard_it(g2)
+    draw_and_discard_it(g2)
+    play(g2, "draw", "pass", "pass", "swap 5H 2", "meld 9C 9D JK=9", "discard QC")
+
+
+def test_denexa_round7_whole_hand():
+    assert rk.get_variant("denexa").spec.whole_hand_rounds == [7]
+
+
+# -- combination ----------------------------------------------------------------------
+
+
+C1 = "7H 7S 7D 9C 9D 9S 3H 4H 5H KC"
+
+
+def test_combination_3_to_8_players_with_2_to_4_packs():
+    sp = rk.get_variant("combination").spec
+    assert sp.players == (3, 8)
+    assert [sp.pack_for(n)[0] for n in range(3, 9)] == [2, 2, 3, 3, 4, 4]
+
+
+def test_combination_deals_10_cards_in_deals_1_4_and_12_in_5_7():
+    sp = rk.get_variant("combination").spec
+    assert [sp.cards_dealt(r, 4) for r in range(1, 8)] == [10, 10, 10, 10, 12, 12, 12]
+
+
+def test_combination_contract_exact_minimum_and_lay_off_on_the_contract_turn():
+    g = deal("combination", [S0, C1, S2], "KS", "9H")
+    play(g, "draw", "meld 7H 7S 7D / 9C 9D 9S", "layoff 9H 2")
+
+
+def test_combination_no_out_of_turn_taking():
+    g = deal("combination", [S0, C1, S2], "KS", "9H")
+    play(g, "draw")
+    assert g.phase == "play" and g.current_player == 1
+
+
+def test_combination_may_not_discard_a_playable_card():
+    g = deal("combination", [S0, C1 .replace("KC", "7C"), S2], "KS", "9H")
+    play(g, "draw", "meld 7H 7S 7D / 9C 9D 9S")
+    illegal(g, "discard 7C", "could be played on the table")
+    illegal(g, "discard 9H", "could be played on the table")
+    play(g, "discard 3H")
+
+
+def test_combination_may_not_go_out_by_discarding_no_legal_discard_draw_both():
+    g = deal("combination", [S0, C1, S2], "KS", "9H 2D 3D QC")
+    play(g, "draw", "meld 7H 7S 7D / 9C 9D 9S", "layoff 9H 2", "discard KC")
+    g.hands[1] = rk.parse_cards("QD")
+    g._legal = None
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw")
+    assert len(g.hands[1]) == 2 and "QD" in g.view(1)["hand"]
+    acts = [rk.format_action(a) for a in g.legal_actions()]
+    assert "discard QD" in acts  # two cards: discarding one does not go out
+    top = g.view(1)["discard_top"]
+    g.hands[1] = rk.parse_cards("QD")
+    g._legal = None
+    assert [rk.format_action(a) for a in g.legal_actions()] == ["draw both"]
+    illegal(g, "discard QD", "may not go out by discarding")
+    stock_top = g.stock[-1]
+    play(g, "draw both")
+    assert sorted(g.hands[1]) == sorted(rk.parse_cards(f"QD {top} {stock_top}"))
+
+
+def test_combination_twos_natural_score_20_jokers_20():
+    v = rk.get_variant("combination").spec.card_values
+    assert (v["2"], v["JK"], v["A"], v["3"], v["9"], v["T"]) == (20, 20, 20, 5, 5, 10)
+
+
+def test_combination_not_more_wilds_than_naturals_in_contract_melds_no_limit_on_layoffs():
+    g = deal("combination", [S0, "7H JK JK 9C 9D 9S 3H 4H 5H KC", S2], "KS", "7S JK")
+    play(g, "draw")
+    illegal(g, "meld 7H JK=7 JK=7 / 9C 9D 9S", "not a legal meld")
+    play(g, "meld 7H 7S JK=7 / 9C 9D 9S", "layoff JK=7 1")
+    assert g.view(0)["melds"][0] == ["7H", "7S", "JK", "JK"]
