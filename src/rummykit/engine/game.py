@@ -140,6 +140,7 @@ class Game:
         self.last_taker: int | None = None
         self._contract_cache.clear()
         self._reset_turn()
+        self._gather_pack()
         if self.spec.cut_bonus:
             self.phase = CUT
             self.asked = (self.dealer - 1) % n
@@ -153,19 +154,12 @@ class Game:
         self.pending: list[Card] = []
         self.skip_draw = False
 
-    def _deal(self) -> None:
-        n = self.n
+    def _gather_pack(self) -> None:
+        """The whole pack, shuffled (or stacked), face down as the stock."""
         if self.stacked is not None and self.round_no == self.first_round:
-            # the stacked cards on top, the rest of the pack shuffled beneath them
+            # the stacked cards on top (checked in __init__), the rest shuffled beneath them
             rest = Counter(self._full_pack())
             rest.subtract(self.stacked)
-            extra = [c for c, k in rest.items() if k < 0]
-            if extra:
-                raise ValueError(
-                    f"the stacked deck has more {format_cards(sorted(extra))} than the "
-                    f"{self.pack_size}-card pack for {n} players ({self.decks} decks, "
-                    f"{self.jokers} jokers)"
-                )
             below = [c for c, k in sorted(rest.items()) for _ in range(k)]
             self.rng.shuffle(below)
             pack = list(self.stacked) + below
@@ -173,6 +167,9 @@ class Game:
             pack = self._full_pack()
             self.rng.shuffle(pack)
         self.stock = pack[::-1]  # the top card is the end of the list
+
+    def _deal(self) -> None:
+        n = self.n
         size = self.spec.cards_dealt(self.round_no, n)
         for _ in range(size):
             for k in range(1, n + 1):
