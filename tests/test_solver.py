@@ -17,7 +17,7 @@ def meets(variant, round_no, *melds, hand=None):
 
 
 def leftover(variant, round_no, hand):
-    v = rk.get_variant(variant)
+    v = variant if isinstance(variant, rk.Variant) else rk.get_variant(variant)
     found = v.find_contract(round_no, P(hand))
     if found is None:
         return None
@@ -225,7 +225,7 @@ def test_find_contract_result_always_meets_the_contract(round_no):
 
 
 def brute_leftover(vid, round_no, hand):
-    v = rk.get_variant(vid)
+    v = variant_of(vid)
     sp = v.spec
     comps = sp.contract(round_no)
     whole = round_no in sp.whole_hand_rounds
@@ -255,20 +255,27 @@ def brute_leftover(vid, round_no, hand):
 
 CASES = [("contract", 1), ("contract", 2), ("may-i", 1), ("may-i", 2), ("shanghai", 1),
          ("shanghai", 2), ("combination", 2), ("progressive", 1), ("progressive", 2),
-         ("shanghai-powe", 3), ("contract", 3)]
+         ("shanghai-powe", 3), ("contract", 3), ("contract+2s", 1), ("contract+2s", 2),
+         ("contract+2s", 3), ("progressive", 4), ("combination+2s", 2)]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def variant_of(vid):
+    if vid.endswith("+2s"):
+        return rk.get_variant(vid[:-3]).with_options({"twos_wild": True})
+    return rk.get_variant(vid)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 10**6), size=st.integers(6, 9))
 def test_find_contract_is_exact_against_brute_force(case, seed, size):
     import random
 
     vid, round_no = case
-    v = rk.get_variant(vid)
+    v = variant_of(vid)
     d, j = v.spec.pack_for(4)
     rng = random.Random(seed)
     pack = make_pack(d, j)
     # bias towards hands that can meet the contract: few ranks and suits
     pool = [c for c in pack if c.is_joker or (c.rank in (2, 3, 4, 5, 6, 7) and c.suit in (0, 2))]
     hand = rng.sample(pool, size)
-    assert leftover(vid, round_no, rk.format_cards(hand)) == brute_leftover(vid, round_no, hand)
+    assert leftover(v, round_no, rk.format_cards(hand)) == brute_leftover(vid, round_no, hand)

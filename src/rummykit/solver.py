@@ -9,7 +9,7 @@ found.  It returns the arrangement with the least leftover penalty.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -19,8 +19,11 @@ from .rules.spec import Component
 
 TWOS = (1, 14, 27, 40)
 
-# a candidate: (key, kind, rank, suit, lo, cards in table order, value)
+# a candidate meld: (key, kind, rank, suit, lo, cards in table order, value)
 Cand = tuple[tuple[int, ...], str, int, int, int, tuple[int, ...], int]
+# a skeleton: (key, kind, rank, suit, lo, naturals (runs: per position, -1 for a wild),
+#              natural value, wild slots, natural faces used as (face, copies))
+Skel = tuple[tuple[int, ...], str, int, int, int, tuple[int, ...], int, int, tuple[tuple[int, int], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,13 @@ def _sub_multisets(items: Sequence[tuple[int, int]], k: int) -> Iterator[list[in
             yield [code] * take + tail
 
 
+def _use(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    use: dict[int, int] = {}
+    for c in cards:
+        use[c] = use.get(c, 0) + 1
+    return tuple(use.items())
+
+
 class Solver:
     """Contract search for one ruleset (meld rules, card values, contract rules)."""
 
@@ -61,6 +71,7 @@ class Solver:
         self.crules = crules
         self._wild_codes = [JOKER_CODE] + (list(TWOS) if rules.twos_wild else [])
         self._windows: dict[int, list[int]] = {}
+        self._cache: dict[tuple[object, ...], list[tuple[Cand, tuple[tuple[int, int], ...]]]] = {}
         # the positions (bits) where each rank may sit in a run
         self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
 
@@ -244,10 +255,139 @@ class Solver:
 
     # -- search ----------------------------------------------------------------------
 
+    # -- skeletons: natural cards plus a number of wild slots ------------------------
+
+    def _set_skeletons(self, cnt: list[int], r: int, lo: int, hi: int, wild: int) -> list[Skel]:
+        """Sets of rank ``r`` with at least ``lo`` cards: which naturals, how many wilds."""
+        rules, val = self.rules, self.values
+        if rules.twos_wild and r == 2:
+            nat_codes: Sequence[int] = TWOS
+        else:
+            nat_codes = (r - 1, 12 + r, 25 + r, 38 + r)
+        nats = [(c, cnt[c]) for c in nat_codes if cnt[c]]
+        nmax = sum(a for _, a in nats)
+        hi = min(hi, nmax + wild)
+        if rules.set_max is not None:
+            hi = min(hi, rules.set_max)
+        amin = 1 if rules.natural_required else 0
+        out: list[Skel] = []
+        for a in range(min(nmax, hi), amin - 1, -1):
+            for b in range(max(0, lo - a), min(wild, hi - a) + 1):
+                if not rules.within_limit(b, a):
+                    continue
+                for nsel in _sub_multisets(nats, a):
+                    cards = tuple(nsel)
+                    out.append((cards, "set", r, -1, 0, cards, sum(val[c] for c in cards), b, _use(cards)))
+        return out
+
+    def _run_skeletons(self, cnt: list[int], suit: int, lo_len: int, hi_len: int, wild: int) -> list[Skel]:
+        """Runs of ``suit`` of ``lo_len``..``hi_len`` cards: the natural card at each
+        position, -1 where a wild card goes."""
+        rules, val = self.rules, self.values
+        base = suit * 13
+        distinct = 0
+        for i in range(13):
+            if cnt[base + i]:
+                distinct += 1
+        need_nat = rules.natural_required
+        if need_nat and not distinct:
+            return []
+        mode = rules.ace_mode
+        top = 26 if mode == "wrap" else 14
+        pref = [0] * (top + 1)
+        for p in range(1, top + 1):
+            pref[p] = pref[p - 1] + (1 if cnt[base + (p - 1) % 13] else 0)
+        hi_len = min(hi_len, distinct + wild + (1 if mode == "low_or_high" else 0))
+        out: list[Skel] = []
+        for length in range(lo_len, hi_len + 1):
+            for lo in rules.run_bounds(length):
+                hi = lo + length - 1
+                have = pref[hi] - pref[lo - 1]
+                if length == 14 and cnt[base] == 1:
+                    have -= 1  # A..K..A needs two aces
+                missing = length - have
+                if missing > wild or (need_nat and have <= 0):
+                    continue
+                faces = [base + (p - 1) % 13 for p in range(lo, hi + 1)]
+                present = [i for i, f in enumerate(faces) if cnt[f] and (i != 13 or cnt[f] > 1)]
+                full = [f if (cnt[f] and (i != 13 or cnt[f] > 1)) else -1 for i, f in enumerate(faces)]
+                for t in range(0, min(len(present), wild - missing) + 1):
+                    w = missing + t
+                    if not rules.within_limit(w, length - w) or (need_nat and w == length):
+                        continue
+                    for subst in combinations(present, t) if t else ((),):
+                        if t:
+                            lay = list(full)
+                            for i in subst:
+                                lay[i] = -1
+                            layout = tuple(lay)
+                        else:
+                            layout = tuple(full)
+                        v = 0
+                        use: dict[int, int] = {}
+                        for c in layout:
+                            if c >= 0:
+                                v += val[c]
+                                use[c] = use.get(c, 0) + 1
+                        out.append((layout, "run", 0, suit, lo, layout, v, w, tuple(use.items())))
+        return out
+
+    def skeletons(self, cnt: list[int], kind: str, lo: int, hi: int, wild: int) -> list[Skel]:
+        """Every skeleton of ``kind`` with at least ``lo`` cards (cached per rank and suit:
+        those counts rarely change from one turn to the next)."""
+        cache = self._cache
+        if len(cache) > 100_000:
+            cache.clear()
+        out: list[Skel] = []
+        if kind in ("set", "meld", "pair"):
+            allwild = not self.rules.natural_required
+            for r in range(1, 14):
+                codes = TWOS if (self.rules.twos_wild and r == 2) else (r - 1, 12 + r, 25 + r, 38 + r)
+                nkey = tuple(cnt[c] for c in codes)
+                if not (allwild or any(nkey)):
+                    continue
+                key = ("s", r, lo, hi, nkey, wild)
+                got = cache.get(key)
+                if got is None:
+                    got = cache[key] = self._set_skeletons(cnt, r, lo, hi, wild)
+                if kind == "pair":
+                    out.extend(
+                        ((0, *x[0]), "pair", *x[2:]) for x in got  # type: ignore[misc]
+                        if len(x[5]) + x[7] == 2 and x[5]
+                    )
+                else:
+                    out.extend(got)
+        if kind in ("run", "meld"):
+            for suit in range(4):
+                base = suit * 13
+                key = ("r", suit, lo, hi, tuple(cnt[base : base + 13]), wild)
+                got = cache.get(key)
+                if got is None:
+                    got = cache[key] = self._run_skeletons(cnt, suit, lo, hi, wild)
+                out.extend(got)
+        return out
+
+    # -- search ----------------------------------------------------------------------
+
     def solve(
-        self, comps: Sequence[Component], hand: Sequence[int], *, whole_hand: bool = False
+        self,
+        comps: Sequence[Component],
+        hand: Sequence[int],
+        *,
+        whole_hand: bool = False,
+        must_use: Mapping[int, int] | None = None,
+        hint: Sequence[Reading] | None = None,
     ) -> list[Reading] | None:
-        """The arrangement meeting ``comps`` with least leftover penalty, or None."""
+        """The arrangement meeting ``comps`` with least leftover penalty, or None.
+
+        Candidates are skeletons (natural cards and a number of wild slots); the slots
+        of a whole arrangement are filled with the most valuable wild cards left, which
+        is what the least leftover penalty asks for.  ``must_use`` (face -> copies): the
+        hand less those cards is known to fail, so if no skeleton uses a new natural
+        card and no new card is wild, nothing can meet the contract (meeting a contract
+        is monotone in the hand outside whole-hand deals).  ``hint``: an arrangement
+        known to meet ``comps``; if its cards are all in ``hand`` the search starts from
+        its value and only looks for a strictly better one."""
         ncards = len(hand)
         need = 0
         for comp in comps:
@@ -257,131 +397,255 @@ class Solver:
         cnt = [0] * NUM_FACES
         for c in hand:
             cnt[c] += 1
+        if not self.feasible(cnt, comps):
+            return None
         val = self.values
         total = 0
         for c in hand:
             total += val[c]
-        if not self.feasible(cnt, comps):
-            return None
         cr = self.crules
         exact = cr.sizes == "exact" and not whole_hand
         extra = cr.count == "at_least"
         ncomp = len(comps)
+        wild_codes = self._wild_codes
+        wild_total = 0
+        for c in wild_codes:
+            wild_total += cnt[c]
+        wild_vals = sorted((val[c] for c in wild_codes for _ in range(cnt[c])), reverse=True)
+        maxwild = wild_vals[0] if wild_vals else 0
 
-        # every candidate meld of each component, from the whole hand, best first
-        lists: dict[Component, list[tuple[Cand, tuple[tuple[int, int], ...]]]] = {}
+        lists: dict[Component, list[Skel]] = {}
         for comp in comps:
             if comp in lists:
                 continue
             hi = comp.size if exact else ncards - (need - comp.size)
-            found = []
-            for cand in self.candidates(cnt, comp.kind, comp.size, hi):
-                use: dict[int, int] = {}
-                for c in cand[5]:
-                    use[c] = use.get(c, 0) + 1
-                found.append((cand, tuple(use.items())))
+            found = [x for x in self.skeletons(cnt, comp.kind, comp.size, min(hi, 14), wild_total)
+                     if comp.size <= len(x[5]) + (x[7] if x[1] != "run" else 0) <= hi]
             if not found:
                 return None
-            found.sort(key=lambda x: -x[0][6])
+            found.sort(key=lambda x: -(x[6] + x[7] * maxwild))
             lists[comp] = found
+        comps = sorted(comps, key=lambda c: (len(lists[c]), c.kind, c.size))
         cand_lists = [lists[c] for c in comps]
-        best_of = [lst[0][0][6] for lst in cand_lists]
+        if whole_hand and not extra:
+            coverable = set(wild_codes)
+            for lst in lists.values():
+                for sk in lst:
+                    coverable.update(c for c in sk[5] if c >= 0)
+            if any(cnt[c] and c not in coverable for c in range(NUM_FACES)):
+                return None
+        if must_use and not whole_hand and not any(c in wild_codes for c in must_use):
+            if not any(c in must_use for lst in cand_lists for sk in lst for c, _ in sk[8]):
+                return None
+        pot = [lst[0][6] + lst[0][7] * maxwild for lst in cand_lists]
+        # a second bound: best naturals and most slots apart, slots worth the real wilds
+        topfill = [0]
+        for v in wild_vals:
+            topfill.append(topfill[-1] + v)
+        nat_sfx = [0] * (ncomp + 1)
+        slot_sfx = [0] * (ncomp + 1)
+        for i in range(ncomp - 1, -1, -1):
+            nat_sfx[i] = nat_sfx[i + 1] + max(sk[6] for sk in cand_lists[i])
+            slot_sfx[i] = slot_sfx[i + 1] + max(sk[7] for sk in cand_lists[i])
         suffix = [0] * (ncomp + 1)
         for i in range(ncomp - 1, -1, -1):
-            suffix[i] = suffix[i + 1] + best_of[i]
+            suffix[i] = suffix[i + 1] + pot[i]
         same_prev = [i > 0 and comps[i - 1] == comps[i] for i in range(ncomp)]
 
         best_used = -1
-        best_pick: list[Cand] | None = None
-        chosen: list[Cand] = []
-        left = [ncards]
+        best_pick: list[Skel] | None = None
+        best_hint: list[Reading] | None = None
+        if hint is not None and not whole_hand and not extra:
+            need_h: dict[int, int] = {}
+            for rd in hint:
+                for c in rd.cards:
+                    need_h[c] = need_h.get(c, 0) + 1
+            if all(cnt[c] >= k for c, k in need_h.items()):
+                best_hint = list(hint)
+                best_used = sum(val[c] for rd in hint for c in rd.cards)
+        chosen: list[Skel] = []
+        state = [0, wild_total]  # wild slots taken, wild-capable cards left in hand
+        wild_set = set(wild_codes)
+        wild_in = {id(sk): sum(n for c, n in sk[8] if c in wild_set) for lst in cand_lists for sk in lst}
 
-        def compatible(cand: Cand) -> bool:
-            kind = cand[1]
+        def pool_now() -> int:
+            return state[1]
+
+        def fill_value(slots: int) -> int:
+            got = sorted((val[c] for c in wild_codes for _ in range(cnt[c])), reverse=True)
+            return sum(got[:slots])
+
+        def compatible(sk: Skel) -> bool:
+            kind = sk[1]
             for other in chosen:
-                if kind == "run" and other[1] == "run" and other[3] == cand[3]:
+                if kind == "run" and other[1] == "run" and other[3] == sk[3]:
                     if cr.one_run_per_suit:
                         return False
                     if cr.not_contiguous:
-                        a_lo, a_hi = cand[4], cand[4] + len(cand[5]) - 1
+                        a_lo, a_hi = sk[4], sk[4] + len(sk[5]) - 1
                         b_lo, b_hi = other[4], other[4] + len(other[5]) - 1
                         if a_hi + 1 == b_lo or b_hi + 1 == a_lo:
                             return False
                 elif kind == "set" and other[1] == "set" and cr.distinct_set_ranks:
-                    if other[2] == cand[2]:
+                    if other[2] == sk[2]:
                         return False
             return True
 
-        def record(used: int) -> bool:
-            nonlocal best_used, best_pick
-            if whole_hand and left[0]:
-                return False
+        def leaf(used_nat: int) -> bool:
+            nonlocal best_used, best_pick, best_hint
+            slots = state[0]
+            if whole_hand:
+                if pool_now() != slots:
+                    return False
+                for c in range(NUM_FACES):
+                    if cnt[c] and c not in wild_codes:
+                        return False
+            used = used_nat + fill_value(slots)
+            if extra:
+                return extra_search(used)
             if used > best_used:
                 best_used = used
                 best_pick = list(chosen)
+                best_hint = None
             return used == total
 
-        def dfs(i: int, start: int, used: int) -> bool:
+        def avail_best(k: int, start: int, slots_left: int) -> int:
+            lst = cand_lists[k]
+            for j in range(start, len(lst)):
+                sk = lst[j]
+                if sk[7] > slots_left:
+                    continue
+                for c, n in sk[8]:
+                    if cnt[c] < n:
+                        break
+                else:
+                    return sk[6] + sk[7] * maxwild
+            return -1
+
+        def dfs(i: int, start: int, used_nat: int) -> bool:
             if i == ncomp:
-                if record(used):
-                    return True
-                return extra and dfs_extra(used, None)
-            if not extra and used + suffix[i] <= best_used:
-                return False
-            if whole_hand and used + suffix[i] < total and not extra:
-                return False
+                return leaf(used_nat)
+            slots = state[0]
+            if not extra:
+                ceiling = used_nat + slots * maxwild + suffix[i]
+                ceiling2 = used_nat + nat_sfx[i] + topfill[min(wild_total, slots + slot_sfx[i])]
+                if ceiling2 < ceiling:
+                    ceiling = ceiling2
+                if ceiling <= best_used or (whole_hand and ceiling < total):
+                    return False
+                free = pool_now() - slots
+                bound = used_nat + slots * maxwild
+                for k in range(i, ncomp):
+                    b = avail_best(k, start if (k == i and same_prev[i]) else 0, free)
+                    if b < 0:
+                        return False
+                    bound += b
+                if bound <= best_used or (whole_hand and bound < total):
+                    return False
             lst = cand_lists[i]
             for j in range(start if same_prev[i] else 0, len(lst)):
-                cand, use = lst[j]
-                if not extra and used + cand[6] + suffix[i + 1] <= best_used:
-                    break  # the list is sorted by value: nothing later can do better
+                sk = lst[j]
+                if not extra and used_nat + sk[6] + (slots + sk[7]) * maxwild + suffix[i + 1] <= best_used:
+                    break  # sorted by potential: nothing later can do better
+                if (not extra and used_nat + sk[6] + nat_sfx[i + 1]
+                        + topfill[min(wild_total, slots + sk[7] + slot_sfx[i + 1])] <= best_used):
+                    continue
                 ok = True
-                for c, k in use:
-                    if cnt[c] < k:
+                for c, n in sk[8]:
+                    if cnt[c] < n:
                         ok = False
                         break
-                if not ok or not compatible(cand):
+                if not ok or not compatible(sk):
                     continue
-                for c, k in use:
-                    cnt[c] -= k
-                left[0] -= len(cand[5])
-                chosen.append(cand)
-                done = dfs(i + 1, j, used + cand[6])
+                wn = wild_in[id(sk)]
+                if state[1] - wn < slots + sk[7]:
+                    continue
+                for c, n in sk[8]:
+                    cnt[c] -= n
+                state[0] = slots + sk[7]
+                state[1] -= wn
+                chosen.append(sk)
+                done = dfs(i + 1, j, used_nat + sk[6])
                 chosen.pop()
-                left[0] += len(cand[5])
-                for c, k in use:
-                    cnt[c] += k
+                state[0] = slots
+                state[1] += wn
+                for c, n in sk[8]:
+                    cnt[c] += n
                 if done:
                     return True
             return False
 
-        def dfs_extra(used: int, prev_key: tuple[int, ...] | None) -> bool:
-            if left[0] < cr.extra_min:
-                return False
-            for cand in list(self.candidates(cnt, "meld", cr.extra_min, left[0])):
-                if prev_key is not None and cand[0] < prev_key:
-                    continue
-                cards = cand[5]
-                for c in cards:
-                    cnt[c] -= 1
-                left[0] -= len(cards)
-                chosen.append(cand)
-                ok = record(used + cand[6]) or dfs_extra(used + cand[6], cand[0])
-                chosen.pop()
-                left[0] += len(cards)
-                for c in cards:
-                    cnt[c] += 1
-                if ok:
-                    return True
-            return False
+        # at-least contracts (more melds may be added): fill the slots, then search extras
+        extra_best: list[object] = [None]
+
+        def extra_search(used: int) -> bool:
+            nonlocal best_used, best_pick
+            filled = self._fill(cnt, state[0])
+            for c in filled:
+                cnt[c] -= 1
+            base = [self._materialize(sk, iter(())) for sk in chosen]  # naturals only
+            found = self._extras(cnt, used, base, filled, chosen)
+            for c in filled:
+                cnt[c] += 1
+            if found is not None and found[0] > best_used:
+                best_used = found[0]
+                extra_best[0] = found[1]
+            return best_used == total
 
         dfs(0, 0, 0)
+        if extra:
+            return extra_best[0]  # type: ignore[return-value]
         if best_pick is None:
-            return None
-        out = []
-        for _key, kind, rank, suit, lo, cards, _v in best_pick:
-            out.append(Reading(kind, tuple(CARDS[c] for c in cards), rank=rank, suit=suit, lo=lo))
-        return out
+            return best_hint
+        # fill the wild slots with the most valuable wild cards left
+        for sk in best_pick:
+            for c, n in sk[8]:
+                cnt[c] -= n
+        slots = sum(sk[7] for sk in best_pick)
+        filled = iter(self._fill(cnt, slots))
+        return [self._materialize(sk, filled) for sk in best_pick]
+
+    def _fill(self, cnt: list[int], slots: int) -> list[int]:
+        """The ``slots`` most valuable wild cards in ``cnt``."""
+        val = self.values
+        pool = sorted((c for c in self._wild_codes for _ in range(cnt[c])), key=lambda c: -val[c])
+        return pool[:slots]
+
+    def _materialize(self, sk: Skel, wilds: Iterator[int]) -> Reading:
+        if sk[1] == "run":
+            cards = tuple(CARDS[c if c >= 0 else next(wilds)] for c in sk[5])
+            return Reading("run", cards, suit=sk[3], lo=sk[4])
+        cards = tuple(CARDS[c] for c in sk[5]) + tuple(CARDS[next(wilds)] for _ in range(sk[7]))
+        return Reading(sk[1], cards, rank=sk[2])
+
+    def _extras(self, cnt: list[int], used: int, base: list[Reading], filled: list[int],
+                chosen: list[Skel]) -> tuple[int, list[Reading]] | None:
+        """Contracts that allow more melds: add melds from what is left, best first."""
+        cr = self.crules
+        it = iter(filled)
+        melds = [self._materialize(sk, it) for sk in chosen]
+        best: list[object] = [used, list(melds)]
+        total_left = sum(cnt)
+
+        def go(prev_key: tuple[int, ...] | None, used_now: int, left: int) -> None:
+            if used_now > best[0]:  # type: ignore[operator]
+                best[0] = used_now
+                best[1] = list(melds)
+            if left < cr.extra_min:
+                return
+            for cand in list(self.candidates(cnt, "meld", cr.extra_min, left)):
+                if prev_key is not None and cand[0] < prev_key:
+                    continue
+                for c in cand[5]:
+                    cnt[c] -= 1
+                melds.append(Reading(cand[1], tuple(CARDS[c] for c in cand[5]), cand[2], cand[3], cand[4]))
+                go(cand[0], used_now + cand[6], left - len(cand[5]))
+                melds.pop()
+                for c in cand[5]:
+                    cnt[c] += 1
+
+        go(None, used, total_left)
+        return best[0], best[1]  # type: ignore[return-value]
 
     # -- judging a meld that was laid down --------------------------------------------
 

@@ -139,6 +139,8 @@ class Game:
         self.queue: list[int] = []
         self.last_taker: int | None = None
         self._contract_cache.clear()
+        self._fail_base: dict[int, Counter[int]] = {}
+        self._last_found: dict[int, list[Reading]] = {}
         self._reset_turn()
         self._gather_pack()
         if self.spec.cut_bonus:
@@ -328,11 +330,25 @@ class Game:
 
     def _best_contract(self, hand: Sequence[int]) -> list[Reading] | None:
         key = tuple(sorted(hand))
-        if key not in self._contract_cache:
-            self._contract_cache[key] = self.solver.solve(
-                self.contract, hand, whole_hand=self.whole_hand_round
-            )
-        return self._contract_cache[key]
+        if key in self._contract_cache:
+            return self._contract_cache[key]
+        whole = self.whole_hand_round
+        must_use = None
+        fail = self._fail_base.get(self.current)
+        if fail is not None and not whole:
+            have = Counter(hand)
+            must_use = {c: k for c, k in (have - fail).items()}
+            if not must_use:  # a part of a hand that failed fails too
+                self._contract_cache[key] = None
+                return None
+        got = self.solver.solve(self.contract, hand, whole_hand=whole, must_use=must_use,
+                                hint=self._last_found.get(self.current))
+        if got is None and not whole:
+            self._fail_base[self.current] = Counter(hand)
+        elif got is not None:
+            self._last_found[self.current] = got
+        self._contract_cache[key] = got
+        return got
 
     def _meld_options(self, seat: int) -> list[Action]:
         if self._meld_block(seat) is not None:

@@ -1,0 +1,138 @@
+"""rummykit benchmarks: print figures, assert nothing.
+
+    python bench/bench.py            # the full run (a few minutes)
+    python bench/bench.py --quick    # a short run, as CI does
+
+It prints, in one run:
+- µs per decision (legal_actions + apply) in random play, per ruleset and player count;
+- µs per find_contract on seeded random 12-card hands, with jokers and with 2s wild
+  (median, 99th percentile, max), and on hands holding four wild cards;
+- with OpenSpiel installed (pip install -e '.[bench]'), µs per player decision of its C++
+  gin rummy played at random from Python (its chance steps are timed but not counted as
+  decisions), and the ratio rummykit / OpenSpiel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+import rummykit as rk  # noqa: E402
+from rummykit.cards import JOKER, make_pack  # noqa: E402
+
+
+def random_play(variant: str, players: int, games: int, seed: int = 1) -> tuple[float, int]:
+    """(µs per decision, decisions) over ``games`` random games."""
+    decisions = 0
+    elapsed = 0.0
+    for i in range(games):
+        g = rk.new_game(variant, players=players, seed=seed + i)
+        rng = random.Random(seed + i)
+        t = time.perf_counter()
+        while not g.is_over:
+            acts = g.legal_actions()
+            g.apply(acts[rng.randrange(len(acts))])
+            decisions += 1
+        elapsed += time.perf_counter() - t
+    return elapsed / decisions * 1e6, decisions
+
+
+def solver_times(v: rk.Variant, hands: list[list[rk.Card]], rounds: list[int]) -> list[float]:
+    out = []
+    for h, r in zip(hands, rounds, strict=True):
+        t = time.perf_counter()
+        v.find_contract(r, h, players=4)
+        out.append((time.perf_counter() - t) * 1e6)
+    return out
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(len(xs) * p))]
+
+
+def find_contract_bench(n: int) -> None:
+    rng = random.Random(1)
+    plain = rk.get_variant("contract")
+    twos = plain.with_options({"twos_wild": True})
+    pack = make_pack(2, 3)
+    hands = [rng.sample(pack, 12) for _ in range(n)]
+    rounds = [rng.randint(1, 7) for _ in range(n)]
+    # hands holding exactly four wild cards (jokers and 2s, 2s wild)
+    wild = [c for c in make_pack(2, 4) if c.is_joker or c.rank == 2]
+    natural = [c for c in make_pack(2, 4) if not (c.is_joker or c.rank == 2)]
+    four = [rng.sample(wild, 4) + rng.sample(natural, 8) for _ in range(max(200, n // 5))]
+    four_rounds = [rng.randint(1, 7) for _ in four]
+    print(f"\nfind_contract, {n} seeded random 12-card hands (contract rules, rounds 1-7 mixed)")
+    print(f"{'hands':<34}{'median µs':>10}{'p99 µs':>10}{'max µs':>10}{'met':>7}")
+    for name, v, hs, rs in (
+        ("with jokers", plain, hands, rounds),
+        ("with jokers, 2s wild", twos, hands, rounds),
+        (f"four wilds ({len(four)} hands, 2s wild)", twos, four, four_rounds),
+    ):
+        ts = solver_times(v, hs, rs)
+        met = sum(v.find_contract(r, h, players=4) is not None for h, r in zip(hs[:500], rs[:500], strict=False))
+        print(f"{name:<34}{statistics.median(ts):>10.1f}{pct(ts, 0.99):>10.1f}{max(ts):>10.1f}"
+              f"{met / min(500, len(hs)):>7.0%}")
+    _ = JOKER
+
+
+def openspiel_gin(games: int) -> float | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(1)
+    decisions = 0
+    t = time.perf_counter()
+    for _ in range(games):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outs = s.chance_outcomes()
+                s.apply_action(outs[rng.randrange(len(outs))][0])
+            else:
+                la = s.legal_actions()
+                s.apply_action(la[rng.randrange(len(la))])
+                decisions += 1
+    return (time.perf_counter() - t) / decisions * 1e6
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="a short run (CI): fewer games and hands")
+    args = ap.parse_args()
+    quick = args.quick
+    games = 2 if quick else 20
+    hands = 1000 if quick else 10_000
+    print(f"rummykit {rk.__version__} benchmark ({'quick' if quick else 'full'} run; figures, no assertions)")
+    print(f"\nrandom play, {games} games each: µs per decision (legal_actions + apply)")
+    print(f"{'ruleset':<16}{'players':>8}{'decisions':>11}{'µs/decision':>13}")
+    results = {}
+    for variant, players in (("contract", 4), ("basic", 2), ("liverpool", 4), ("may-i", 4),
+                             ("combination", 4), ("traditional", 2), ("wrotham", 4)):
+        if quick and variant not in ("contract", "basic"):
+            continue
+        us, dec = random_play(variant, players, games if variant != "combination" else max(1, games // 4))
+        results[(variant, players)] = us
+        print(f"{variant:<16}{players:>8}{dec:>11}{us:>13.1f}")
+    find_contract_bench(hands)
+    os_us = openspiel_gin(5 if quick else 200)
+    if os_us is None:
+        print("\nOpenSpiel not installed (pip install -e '.[bench]'): no peer ratio.")
+        return
+    print(f"\nOpenSpiel gin_rummy (C++ from Python), random play: {os_us:.1f} µs per player decision")
+    for key in (("contract", 4), ("basic", 2)):
+        print(f"ratio rummykit {key[0]} {key[1]}p / OpenSpiel gin rummy: {results[key] / os_us:.2f}"
+              f" (below 1 means rummykit is faster per decision)")
+
+
+if __name__ == "__main__":
+    main()
