@@ -279,3 +279,18 @@ def test_find_contract_is_exact_against_brute_force(case, seed, size):
     pool = [c for c in pack if c.is_joker or (c.rank in (2, 3, 4, 5, 6, 7) and c.suit in (0, 2))]
     hand = rng.sample(pool, size)
     assert leftover(v, round_no, rk.format_cards(hand)) == brute_leftover(vid, round_no, hand)
+
+
+def test_ten_card_find_contract_adds_extra_melds():
+    assert leftover("ten-card", 1, "7H 7S 7D 3C 4C 5C KD") == 10
+    assert leftover("ten-card", 3, "7H 7S 7D 3C 4C 5C 6C KD") == 10
+
+
+def test_wrotham_whole_hand_solver_needs_every_card():
+    from rummykit.rules.spec import Component
+    from rummykit.solver import ContractRules, Solver
+
+    v = rk.get_variant("wrotham")
+    s = Solver(v.meld_rules(), v.spec.values_table(), ContractRules(count="at_least"))
+    assert s.solve((Component("meld", 3),), P("5H 6H 7H 8H QC QD QS"), whole_hand=True) is not None
+    assert s.solve((Component("meld", 3),), P("5H 6H 7H 8H QC QD 9S"), whole_hand=True) is None

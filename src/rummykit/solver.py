@@ -494,6 +494,8 @@ class Solver:
         def leaf(used_nat: int) -> bool:
             nonlocal best_used, best_pick, best_hint
             slots = state[0]
+            if extra:
+                return extra_search(used_nat + fill_value(slots))
             if whole_hand:
                 if pool_now() != slots:
                     return False
@@ -501,8 +503,6 @@ class Solver:
                     if cnt[c] and c not in wild_codes:
                         return False
             used = used_nat + fill_value(slots)
-            if extra:
-                return extra_search(used)
             if used > best_used:
                 best_used = used
                 best_pick = list(chosen)
@@ -583,8 +583,7 @@ class Solver:
             filled = self._fill(cnt, state[0])
             for c in filled:
                 cnt[c] -= 1
-            base = [self._materialize(sk, iter(())) for sk in chosen]  # naturals only
-            found = self._extras(cnt, used, base, filled, chosen)
+            found = self._extras(cnt, used, filled, chosen, whole_hand)
             for c in filled:
                 cnt[c] += 1
             if found is not None and found[0] > best_used:
@@ -618,17 +617,18 @@ class Solver:
         cards = tuple(CARDS[c] for c in sk[5]) + tuple(CARDS[next(wilds)] for _ in range(sk[7]))
         return Reading(sk[1], cards, rank=sk[2])
 
-    def _extras(self, cnt: list[int], used: int, base: list[Reading], filled: list[int],
-                chosen: list[Skel]) -> tuple[int, list[Reading]] | None:
-        """Contracts that allow more melds: add melds from what is left, best first."""
+    def _extras(self, cnt: list[int], used: int, filled: list[int], chosen: list[Skel],
+                whole_hand: bool) -> tuple[int, list[Reading]] | None:
+        """Contracts that allow more melds: add melds from what is left, best first
+        (in a whole-hand deal, only an arrangement using every card counts)."""
         cr = self.crules
         it = iter(filled)
         melds = [self._materialize(sk, it) for sk in chosen]
-        best: list[object] = [used, list(melds)]
+        best: list[object] = [-1, None]
         total_left = sum(cnt)
 
         def go(prev_key: tuple[int, ...] | None, used_now: int, left: int) -> None:
-            if used_now > best[0]:  # type: ignore[operator]
+            if used_now > best[0] and (left == 0 or not whole_hand):  # type: ignore[operator]
                 best[0] = used_now
                 best[1] = list(melds)
             if left < cr.extra_min:
@@ -645,6 +645,8 @@ class Solver:
                     cnt[c] += 1
 
         go(None, used, total_left)
+        if best[1] is None:
+            return None
         return best[0], best[1]  # type: ignore[return-value]
 
     # -- judging a meld that was laid down --------------------------------------------
