@@ -77,7 +77,8 @@ def find_contract_bench(n: int) -> None:
         (f"four wilds ({len(four)} hands, 2s wild)", twos, four, four_rounds),
     ):
         ts = solver_times(v, hs, rs)
-        met = sum(v.find_contract(r, h, players=4) is not None for h, r in zip(hs[:500], rs[:500], strict=False))
+        pairs = list(zip(hs, rs, strict=True))[:500]
+        met = sum(v.find_contract(r, h, players=4) is not None for h, r in pairs)
         print(f"{name:<34}{statistics.median(ts):>10.1f}{pct(ts, 0.99):>10.1f}{max(ts):>10.1f}"
               f"{met / min(500, len(hs)):>7.0%}")
     _ = JOKER

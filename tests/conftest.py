@@ -76,6 +76,21 @@ def snapshot(g: Game) -> str:
     )
 
 
+STATE_FIELDS = ("hands", "stock", "discard", "phase", "asked", "queue", "current", "turn_index",
+                "taken", "pending", "melds_this_turn", "played_this_turn", "down", "down_turn",
+                "played_before", "buys", "scores", "kitty", "round_no", "dealer", "stock_reuses",
+                "last_taker", "skip_draw", "is_over", "winners", "last_round", "state_id")
+
+
+def fingerprint(g: Game) -> str:
+    """Every mutable field of the engine, cheaply (for long random games)."""
+    data = {f: getattr(g, f) for f in STATE_FIELDS}
+    data["table"] = [(m.kind, list(m.cards), m.lo, m.rank, m.suit, m.wilds, m.owner) for m in g.table]
+    data["sizes"] = (len(g.log), len(g.actions), len(g.history))
+    data["rng"] = g.rng.getstate()
+    return repr(data)
+
+
 def all_cards(g: Game) -> Counter[int]:
     c: Counter[int] = Counter()
     for h in g.hands:

@@ -1,6 +1,5 @@
 """Rules of contract, liverpool, may-i, denexa and combination (RULES.md §4.1-4.6)."""
 
-import pytest
 from conftest import deal, hand, illegal, play
 from helpers import count_restocks_until_round_ends, draw_and_discard_it, events, run_out_stock
 

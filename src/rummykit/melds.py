@@ -244,9 +244,10 @@ def reading_from_items(
                     continue
                 # table order must be the order written
                 if list(rd.cards) != cards:
-                    rd = _reorder_run(rd, items, rules)
-                    if rd is None:
+                    moved = _reorder_run(rd, items, rules)
+                    if moved is None:
                         continue
+                    rd = moved
                 mean = rd.meanings()
                 if any(mean[i] != m for i, _, m in given):
                     continue

@@ -71,7 +71,7 @@ class Solver:
         self.crules = crules
         self._wild_codes = [JOKER_CODE] + (list(TWOS) if rules.twos_wild else [])
         self._windows: dict[int, list[int]] = {}
-        self._cache: dict[tuple[object, ...], list[tuple[Cand, tuple[tuple[int, int], ...]]]] = {}
+        self._cache: dict[tuple[object, ...], list[Skel]] = {}
         # the positions (bits) where each rank may sit in a run
         self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
 
@@ -234,7 +234,7 @@ class Solver:
                 sum(1 << p for p in range(lo, lo + k)) for lo in self.rules.run_bounds(k)
             ]
         rank_bits = self._rank_bits
-        out = []
+        out: list[int] = []
         for base in (0, 13, 26, 39):
             mask = 0
             for r in range(13):
@@ -351,10 +351,9 @@ class Solver:
                 if got is None:
                     got = cache[key] = self._set_skeletons(cnt, r, lo, hi, wild)
                 if kind == "pair":
-                    out.extend(
-                        ((0, *x[0]), "pair", *x[2:]) for x in got  # type: ignore[misc]
-                        if len(x[5]) + x[7] == 2 and x[5]
-                    )
+                    for x in got:
+                        if len(x[5]) + x[7] == 2 and x[5]:
+                            out.append(((0, *x[0]), "pair", x[2], x[3], x[4], x[5], x[6], x[7], x[8]))
                 else:
                     out.extend(got)
         if kind in ("run", "meld"):

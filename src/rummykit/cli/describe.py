@@ -64,7 +64,8 @@ def describe_rules(v: Variant) -> str:
     lines.append(
         f"Melds: sets of {sp.min_set}+ of one rank, runs of {sp.min_run}+ in one suit; {ACE[sp.ace_mode]}. "
         + (f"Wild cards: {' and '.join(wild)}; {LIMIT[sp.wild_limit]}" if wild else "No wild cards")
-        + ("; a meld may be all wild." if sp.all_wild_melds else "." if not wild else "; every meld needs a natural card.")
+        + ("; a meld may be all wild." if sp.all_wild_melds
+           else "." if not wild else "; every meld needs a natural card.")
     )
     if sp.contracts:
         lines.append("Contracts (the first meld of each deal, all at once):")

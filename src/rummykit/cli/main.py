@@ -35,12 +35,15 @@ def main() -> None:
 @main.command()
 @click.option("--variant", "-v", default="contract", show_default=True,
               help="A ruleset id (see `rummykit rules list`) or a rules file.")
-@click.option("--players", "-p", type=int, default=None, help="Number of players (default: the fewest allowed).")
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players (default: the fewest allowed).")
 @click.option("--games", "-n", type=int, default=100, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the first game; game i uses seed+i.")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="A house rule, e.g. -o melds_per_turn=any (value read as JSON if it can be).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON record per game on stdout; the summary goes to stderr.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON record per game on stdout; the summary goes to stderr.")
 @click.option("--records", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write one JSON record per game to this file (JSON lines).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")

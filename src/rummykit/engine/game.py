@@ -456,7 +456,7 @@ class Game:
         have = set(hand)
         rules = self.rules
         wilds = [c for c in have if rules.is_wild(c)]
-        out: list[Action] = []
+        out: list[LayOff] = []
         for i, m in enumerate(self.table):
             for f in self._accepts(m):
                 if f in have and not rules.is_wild(f):
@@ -467,7 +467,7 @@ class Game:
                     out.append(LayOff(w, i, mean))
         if len(hand) <= 2:
             out = [a for a in out if self._leaves_ok(seat, [a.card]) is None]
-        return out
+        return list(out)
 
     def _swap_options(self, seat: int) -> list[Action]:
         if self.spec.swap == "none" or self._swap_block(seat) is not None:
@@ -810,7 +810,7 @@ class Game:
                 raise IllegalActionError("Lay down one meld at a time")
             options = self._resolve(seat, a, contract=False)
             readings = []
-            for i, rds in enumerate(options):
+            for rds in options:
                 if len(rds) > 1:
                     alts = "; ".join(
                         "meld " + " ".join(
@@ -921,7 +921,9 @@ class Game:
         if m.kind != "run":
             raise IllegalActionError("Wild cards in sets are dead: only a run's wild can be swapped")
         if a.card not in m.swappable(self.rules):
-            raise IllegalActionError(f"No wild card in meld {a.meld + 1} ({m.describe()}) stands for {a.card}")
+            raise IllegalActionError(
+                f"No wild card in meld {a.meld + 1} ({m.describe()}) stands for {a.card}"
+            )
         why = self._check_swap_follow_up(seat, a)
         if why:
             raise IllegalActionError(why)

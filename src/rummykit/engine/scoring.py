@@ -70,7 +70,7 @@ def settlement(totals: Sequence[Fraction], kitty: int) -> list[Fraction]:
             pay[s] = -share
         i = j + 1
     winners = [s for s in range(n) if totals[s] == totals[order[0]]]
-    pot = -sum(pay) + kitty
+    pot = Fraction(kitty) - sum(pay, Fraction(0))
     for s in winners:
         pay[s] += pot / len(winners)
     return pay
