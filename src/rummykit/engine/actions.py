@@ -13,8 +13,9 @@ a face in a run, a rank in a set; melds are separated by ``/``; meld numbers are
     swap 5H 2                 put 5H into meld 2 in place of the wild card standing for it
     discard 7H
     buy / pass                answer to a May I (buy, I want it) offer
-    shanghai [9H 3]           call Shanghai (with the lay-off of a taking call)
-    rummy                     call Rummy on the discard
+    shanghai 9H               discard 9H calling Shanghai (protects it: nobody may take it)
+    shanghai 9H 3             call Shanghai on the discard 9H: lay it off on meld 3
+    rummy 7H                  call Rummy on the discard and shed 7H on the pile
     cut                       cut the pack (Liverpool)
 """
 
@@ -131,18 +132,26 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class CallShanghai:
+    """The discarder's protecting call (``discard`` is the card discarded), or another
+    player's taking call (``layoff`` puts the discard on a meld)."""
+
+    discard: Card | None = None
     layoff: LayOff | None = None
 
     def text(self) -> str:
-        if self.layoff is None:
-            return "shanghai"
-        return "shanghai " + self.layoff.text().removeprefix("layoff ")
+        if self.layoff is not None:
+            return "shanghai " + self.layoff.text().removeprefix("layoff ")
+        return "shanghai" if self.discard is None else f"shanghai {self.discard}"
 
 
 @dataclass(frozen=True, slots=True)
 class CallRummy:
+    """A Rummy call on the discard; the caller sheds ``card`` onto the pile."""
+
+    card: Card | None = None
+
     def text(self) -> str:
-        return "rummy"
+        return "rummy" if self.card is None else f"rummy {self.card}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +167,6 @@ _SIMPLE: dict[str, Action] = {
     "take": Take(),
     "buy": Buy(),
     "pass": Pass(),
-    "rummy": CallRummy(),
     "cut": Cut(),
 }
 VERBS = ("draw", "take", "meld", "layoff", "swap", "discard", "buy", "pass", "shanghai", "rummy", "cut")
@@ -210,7 +218,13 @@ def parse_action(text: str) -> Action:
                 raise ValueError(f"bad action {text!r}: write swap CARD MELD-NUMBER, e.g. swap 5H 2")
             return Swap(parse_card(args[0]), _meld_no(args[1], text))
         if verb == "shanghai":
-            return CallShanghai(_layoff(args, text) if args else None)
+            if len(args) == 1:
+                return CallShanghai(discard=parse_card(args[0]))
+            return CallShanghai(layoff=_layoff(args, text)) if args else CallShanghai()
+        if verb == "rummy":
+            if len(args) > 1:
+                raise ValueError(f"bad action {text!r}: write rummy CARD, the card you shed")
+            return CallRummy(parse_card(args[0]) if args else None)
         # meld
         groups = " ".join(args).split("/")
         melds = []

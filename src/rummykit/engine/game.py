@@ -35,7 +35,7 @@ from .actions import (
 )
 from .scoring import hand_value, number, score_round
 
-CUT, DRAW, MAY_I, PLAY, OVER = "cut", "draw", "may_i", "play", "over"
+CUT, DRAW, MAY_I, PLAY, CALL, OVER = "cut", "draw", "may_i", "play", "call", "over"
 
 
 class IllegalActionError(ValueError):
@@ -138,6 +138,8 @@ class Game:
         self.asked: int | None = None
         self.queue: list[int] = []
         self.last_taker: int | None = None
+        self.call_kind: str | None = None  # "shanghai" or "rummy" while a call window is open
+        self.protected = False  # the top discard was protected by a Shanghai call
         self._contract_cache.clear()
         self._fail_base: dict[int, Counter[int]] = {}
         self._last_found: dict[int, list[Reading]] = {}
@@ -227,7 +229,7 @@ class Game:
 
     def _eligible_buyers(self) -> list[int]:
         b = self.spec.buying
-        if b is None or not self.spec.buy_allowed(self.round_no) or not self.discard:
+        if b is None or not self.spec.buy_allowed(self.round_no) or not self.discard or self.protected:
             return []
         lim = self._buy_limit()
         out = []
@@ -238,6 +240,39 @@ class Game:
             if b.no_successive and s == self.last_taker:
                 continue
             out.append(s)
+        return out
+
+    def _own_buy_block(self) -> str | None:
+        """Why the player to draw may not buy the upcard on its own turn, or None."""
+        b = self.spec.buying
+        if b is None or not b.own_turn or not self.spec.buy_allowed(self.round_no):
+            return f"There is no buying on your own turn in {self.spec.name}" if b is None or not b.own_turn \
+                else "There is no buying in this deal"
+        if self.phase != DRAW:
+            return "Buy the upcard before you draw"
+        if not self.discard:
+            return "The discard pile is empty"
+        lim = self._buy_limit()
+        if lim is not None and self.buys[self.current] >= lim:
+            return f"You have used all {lim} of your buys this deal"
+        return None
+
+    def _playable(self, c: Card) -> bool:
+        """Whether ``c`` could be laid off on some meld on the table."""
+        return any(m.layoff_meanings(c, self.rules) for m in self.table)
+
+    def _call_options(self) -> list[Action]:
+        seat = self.asked
+        assert seat is not None
+        top = self.discard[-1]
+        out: list[Action] = []
+        if self.call_kind == "shanghai":
+            for i, m in enumerate(self.table):
+                for mean in m.layoff_meanings(top, self.rules):
+                    out.append(CallShanghai(layoff=LayOff(top, i, mean)))
+        else:
+            out.extend(CallRummy(c) for c in sorted(set(self.hands[seat])))
+        out.append(Pass())
         return out
 
     def _contract_needed(self, seat: int) -> bool:
@@ -309,19 +344,32 @@ class Game:
             return [Cut()]
         if ph == MAY_I:
             return [Buy(), Pass()]
+        if ph == CALL:
+            return self._call_options()
         seat = self.current
+        early = self.spec.meld_before_draw
         if ph == DRAW:
             acts: list[Action] = []
-            if self.discard:
+            if self.discard and not self.protected:
                 acts.append(Take())
             acts.append(Draw())
+            if self._own_buy_block() is None:
+                acts.append(Buy())
+            if early:
+                acts.extend(self._meld_options(seat))
+                acts.extend(self._layoff_options(seat))
+                acts.extend(self._swap_options(seat))
             return acts
         acts = []
-        acts.extend(self._meld_options(seat))
-        acts.extend(self._layoff_options(seat))
-        acts.extend(self._swap_options(seat))
+        if not early:
+            acts.extend(self._meld_options(seat))
+            acts.extend(self._layoff_options(seat))
+            acts.extend(self._swap_options(seat))
         discards = self._discard_options(seat)
         acts.extend(discards)
+        if self.spec.shanghai_call and self.table:
+            acts.extend(CallShanghai(discard=d.card) for d in discards
+                        if isinstance(d, Discard) and self._playable(d.card))
         if not discards and not acts:
             acts.append(Draw(both=True))
         elif not discards and self.spec.no_playable_discard and self.down[seat]:
@@ -361,7 +409,7 @@ class Game:
             if best is None:
                 return []
             act = Meld(tuple(rd.items(rules) for rd in best))
-            return [act] if self._leaves_ok(seat, act.cards()) is None else []
+            return [act] if self._leaves_ok(seat, act.cards(), best) is None else []
         if not sp.contracts and self.round_no in sp.whole_hand_meld_deals and not self.down[seat]:
             return self._whole_hand_options(seat)
         out: list[Action] = []
@@ -377,7 +425,7 @@ class Game:
                 seen.add(cards)
                 rd = Reading(kind, tuple(CARDS[c] for c in cards), cand[2], cand[3], cand[4])
                 act = Meld((rd.items(rules),))
-                if self._leaves_ok(seat, act.cards()) is None:
+                if self._leaves_ok(seat, act.cards(), (rd,)) is None:
                     out.append(act)
         return out
 
@@ -401,7 +449,7 @@ class Game:
             sol = self._whole_hand_solver().solve(comps, rest, whole_hand=True)
             if sol is not None:
                 act = Meld(tuple(rd.items(self.rules) for rd in sol))
-                if self._leaves_ok(seat, act.cards()) is None:
+                if self._leaves_ok(seat, act.cards(), sol) is None:
                     out.append(act)
         return out
 
@@ -412,10 +460,22 @@ class Game:
             self._wh_solver = Solver(self.rules, self.values, ContractRules(count="at_least"))
         return self._wh_solver
 
-    def _leaves_ok(self, seat: int, cards: Sequence[Card]) -> str | None:
-        """Why playing ``cards`` from hand would leave an illegal position, or None."""
+    def _leaves_ok(
+        self, seat: int, cards: Sequence[Card], melds: Sequence[Reading] = (), onto: LayOff | None = None
+    ) -> str | None:
+        """Why playing ``cards`` from hand (as new ``melds``, or laid off ``onto`` a meld)
+        would leave an illegal position, or None."""
         left = len(self.hands[seat]) - len(cards)
         sp = self.spec
+        if left == 1 and not sp.go_out_by_discard and not sp.no_playable_discard:
+            rest = Counter(self.hands[seat])
+            rest.subtract(cards)
+            last = next(c for c, k in rest.items() if k > 0)
+            if not self._fits_after(last, melds, onto):
+                return (
+                    f"That would leave you only {last}, which you could neither play nor discard "
+                    f"(in this game you go out only by playing every card)"
+                )
         if left == 0:
             if not sp.go_out_without_discard and not self.whole_hand_round:
                 return "You must keep a card to discard: in this game you go out by discarding"
@@ -435,6 +495,20 @@ class Game:
                     f"which you may not discard this turn"
                 )
         return None
+
+    def _fits_after(self, c: Card, melds: Sequence[Reading], onto: LayOff | None) -> bool:
+        """Whether ``c`` could be laid off once ``melds`` are down or ``onto`` is done."""
+        rules = self.rules
+        for i, m in enumerate(self.table):
+            if onto is not None and onto.meld == i:
+                m = TableMeld(m.kind, list(m.cards), m.owner, m.rank, m.suit, m.lo, m.limited, m.wilds)
+                m.add(onto.card, onto.meaning, rules)
+            if m.layoff_meanings(c, rules):
+                return True
+        return any(
+            TableMeld.from_reading(rd, 0, rules, self.spec.wild_limit_on_layoffs).layoff_meanings(c, rules)
+            for rd in melds
+        )
 
     def _accepts(self, m: TableMeld) -> list[Card]:
         """Natural faces ``m`` accepts now (wilds are checked separately)."""
@@ -466,7 +540,7 @@ class Game:
                 for mean in m.layoff_meanings(w, rules):
                     out.append(LayOff(w, i, mean))
         if len(hand) <= 2:
-            out = [a for a in out if self._leaves_ok(seat, [a.card]) is None]
+            out = [a for a in out if self._leaves_ok(seat, [a.card], onto=a) is None]
         return list(out)
 
     def _swap_options(self, seat: int) -> list[Action]:
@@ -563,6 +637,27 @@ class Game:
             return a
         if ph == CUT:
             raise IllegalActionError(f"{_seat_name(self.current_player)} must cut the pack first")
+        if ph == CALL:
+            if isinstance(a, Pass):
+                self._do_pass()
+                return a
+            if a not in self._legal_now():
+                what = "Shanghai" if self.call_kind == "shanghai" else "Rummy"
+                raise IllegalActionError(
+                    f"{_seat_name(self.asked or 0)} must first say whether to call {what} on the "
+                    f"{self.discard[-1]}: " + ", ".join(x.text() for x in self._legal_now())
+                )
+            if isinstance(a, CallShanghai) and a.layoff is not None:
+                self._do_shanghai_call(a.layoff)
+            elif isinstance(a, CallRummy) and a.card is not None:
+                self._do_rummy_call(a.card)
+            return a
+        if isinstance(a, Buy) and ph == DRAW and self.spec.buying is not None and self.spec.buying.own_turn:
+            why = self._own_buy_block()
+            if why:
+                raise IllegalActionError(why)
+            self._do_buy(own_turn=True)
+            return a
         if isinstance(a, (Buy, Pass)):
             if ph != MAY_I:
                 b = self.spec.buying
@@ -578,14 +673,36 @@ class Game:
                 f"{_seat_name(self.asked or 0)} must first answer whether to take the "
                 f"{self.discard[-1]} (buy or pass)"
             )
-        if isinstance(a, (CallShanghai, CallRummy)):
-            raise IllegalActionError(f"There is no {a.text().split()[0]} call in {self.spec.name}")
+        if isinstance(a, CallRummy):
+            raise IllegalActionError(
+                "Nobody can call Rummy now" if self.spec.rummy_call
+                else f"There is no Rummy call in {self.spec.name}"
+            )
+        if isinstance(a, CallShanghai):
+            if not self.spec.shanghai_call:
+                raise IllegalActionError(f"There is no Shanghai call in {self.spec.name}")
+            if a.discard is None or ph != PLAY:
+                raise IllegalActionError(
+                    "Call Shanghai as you discard (shanghai CARD), or on another player's "
+                    "discard when you are asked"
+                )
+            if check:
+                self._check_discard(self.current, Discard(a.discard))
+                if not self._playable(a.discard):
+                    raise IllegalActionError(f"{a.discard} fits no meld on the table: nothing to protect")
+            self.protected = True
+            self._do_discard(self.current, a.discard, protect=True)
+            return a
         seat = self.current
         if isinstance(a, Take):
             if ph != DRAW:
                 raise IllegalActionError("You have already drawn this turn")
             if not self.discard:
                 raise IllegalActionError("The discard pile is empty; draw from the stock")
+            if self.protected:
+                raise IllegalActionError(
+                    f"The {self.discard[-1]} was protected by a Shanghai call: draw from the stock"
+                )
             self._do_take(seat)
             return a
         if isinstance(a, Draw):
@@ -600,7 +717,13 @@ class Game:
                 raise IllegalActionError("You have already drawn this turn")
             self._do_draw(seat)
             return a
-        if ph != PLAY:
+        early = self.spec.meld_before_draw
+        if isinstance(a, (Meld, LayOff, Swap)) and early:
+            if ph != DRAW:
+                raise IllegalActionError(
+                    "In this game you meld and lay off only at the start of your turn, before drawing"
+                )
+        elif ph != PLAY:
             raise IllegalActionError("Draw first: take the top discard or draw from the stock")
         if isinstance(a, Meld):
             readings = self._check_meld(seat, a)
@@ -733,8 +856,8 @@ class Game:
 
     # -- May I window ----------------------------------------------------------------
 
-    def _do_buy(self) -> None:
-        seat = self.asked
+    def _do_buy(self, own_turn: bool = False) -> None:
+        seat = self.current if own_turn else self.asked
         assert seat is not None and self.spec.buying is not None
         b = self.spec.buying
         c = self.discard.pop()
@@ -751,6 +874,8 @@ class Game:
                 return
             self.hands[seat].append(s)
             got += 1
+        if own_turn:
+            return  # then the normal turn: draw or take the card now on top
         self.last_taker = seat
         if b.next_card and self.discard:
             self.queue = self._eligible_buyers()
@@ -764,7 +889,65 @@ class Game:
         if self.queue:
             self.asked = self.queue[0]
             return
+        if self.phase == CALL:
+            self._next_turn()
+            return
         self._finish_draw(self.current)
+
+    # -- calls after a discard -----------------------------------------------------------
+
+    def _open_call_window(self, seat: int) -> bool:
+        """After ``seat``'s discard: a Shanghai or Rummy window if the discard could be
+        played on the table and someone may call."""
+        sp = self.spec
+        if not self.discard or not self.table or (not sp.shanghai_call and not sp.rummy_call):
+            return False
+        if self.protected or not self._playable(self.discard[-1]):
+            return False
+        kind = "shanghai" if sp.shanghai_call else "rummy"
+        queue = [(seat + k) % self.n for k in range(1, self.n)]
+        if kind == "rummy":
+            queue = [s for s in queue if len(self.hands[s]) >= 2]
+        if not queue:
+            return False
+        self.call_kind = kind
+        self.queue = queue
+        self.asked = queue[0]
+        self.phase = CALL
+        return True
+
+    def _do_shanghai_call(self, lay: LayOff) -> None:
+        caller = self.asked
+        assert caller is not None
+        discarder = self.current
+        c = self.discard.pop()
+        self.table[lay.meld].add(c, lay.meaning, self.rules)
+        hand = self.hands[caller]
+        took = hand.pop(self.rng.randrange(len(hand)))
+        self.hands[discarder].append(took)
+        self._event(
+            caller, "shanghai",
+            f"{_seat_name(caller)} called Shanghai and laid {c} off on meld {lay.meld + 1}; "
+            f"{_seat_name(discarder)} drew a card at random from {_seat_name(caller)}'s hand",
+            card=str(c), meld=lay.meld + 1, discarder=discarder,
+        )
+        self.queue = []
+        if not hand:
+            self.asked = None
+            self._went_out(caller)
+            return
+        self._next_turn()
+
+    def _do_rummy_call(self, shed: Card) -> None:
+        caller = self.asked
+        assert caller is not None
+        called = self.discard[-1]
+        self.hands[caller].remove(shed)
+        self.discard.append(shed)
+        self._event(caller, "rummy", f"{_seat_name(caller)} called Rummy on {called} and discarded {shed}",
+                    card=str(shed), called=str(called))
+        self.queue = []
+        self._next_turn()
 
     # -- melding ---------------------------------------------------------------------
 
@@ -826,7 +1009,7 @@ class Game:
                 raise IllegalActionError(
                     "In this deal you may meld only when you can lay down your whole hand at once"
                 )
-        why = self._leaves_ok(seat, cards)
+        why = self._leaves_ok(seat, cards, readings)
         if why:
             raise IllegalActionError(why)
         if self.pending and sp.swap == "new_meld_same_turn":
@@ -891,7 +1074,7 @@ class Game:
                     f"{a.card} cannot stand for {a.meaning} on meld {a.meld + 1} ({m.describe()})"
                 )
             mean = a.meaning
-        why = self._leaves_ok(seat, [a.card])
+        why = self._leaves_ok(seat, [a.card], onto=LayOff(a.card, a.meld, mean))
         if why:
             raise IllegalActionError(why)
         return mean
@@ -950,10 +1133,13 @@ class Game:
         if why:
             raise IllegalActionError(why)
 
-    def _do_discard(self, seat: int, c: Card) -> None:
+    def _do_discard(self, seat: int, c: Card, protect: bool = False) -> None:
         self.hands[seat].remove(c)
         self.discard.append(c)
-        self._event(seat, "discard", f"{_seat_name(seat)} discarded {c}", card=str(c))
+        self.protected = protect
+        self._event(seat, "discard",
+                    f"{_seat_name(seat)} discarded {c}" + (" calling Shanghai (protected)" if protect else ""),
+                    card=str(c), **({"shanghai": True} if protect else {}))
         if not self.hands[seat]:
             self._went_out(seat)
             return
@@ -965,6 +1151,13 @@ class Game:
         if self.spec.stalemate_detection and self._stalemate():
             self._end_round(None, "stalemate", "nobody can ever go out (stalemate)")
             return
+        if self._open_call_window(seat):
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.asked = None
+        self.call_kind = None
         self.current = (self.current + 1) % self.n
         self.turn_index += 1
         self._reset_turn()
