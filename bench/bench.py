@@ -4,7 +4,8 @@
     python bench/bench.py --quick    # a short run, as CI does
 
 It prints, in one run:
-- µs per decision (legal_actions + apply) in random play, per ruleset and player count;
+- µs per decision (legal_actions + apply) in random play, per ruleset and player count
+  (contract 4 and basic 2 players, shanghai and ten-card among them);
 - µs per find_contract on seeded random 12-card hands, with jokers and with 2s wild
   (median, 99th percentile, max), and on hands holding four wild cards;
 - with OpenSpiel installed (pip install -e '.[bench]'), µs per player decision of its C++
@@ -117,11 +118,13 @@ def main() -> None:
     print(f"\nrandom play, {games} games each: µs per decision (legal_actions + apply)")
     print(f"{'ruleset':<16}{'players':>8}{'decisions':>11}{'µs/decision':>13}")
     results = {}
-    for variant, players in (("contract", 4), ("basic", 2), ("liverpool", 4), ("may-i", 4),
-                             ("combination", 4), ("traditional", 2), ("wrotham", 4)):
-        if quick and variant not in ("contract", "basic"):
+    for variant, players in (("contract", 4), ("basic", 2), ("shanghai", 4), ("ten-card", 5),
+                             ("liverpool", 4), ("may-i", 4), ("combination", 4), ("traditional", 2),
+                             ("wrotham", 4), ("seven-hand", 4), ("progressive", 4)):
+        if quick and variant not in ("contract", "basic", "shanghai", "ten-card"):
             continue
-        us, dec = random_play(variant, players, games if variant != "combination" else max(1, games // 4))
+        n = games if variant not in ("combination", "progressive") else max(1, games // 4)
+        us, dec = random_play(variant, players, n)
         results[(variant, players)] = us
         print(f"{variant:<16}{players:>8}{dec:>11}{us:>13.1f}")
     find_contract_bench(hands)

@@ -160,3 +160,14 @@ def test_is_valid_meld_accepts_text():
 @pytest.mark.parametrize("cards", ["QH KH AH JK", "JK QH KH AH"])
 def test_joker_may_extend_a_run_at_either_end(cards):
     assert valid("contract", cards)
+
+
+def test_wrap_run_of_twelve_takes_the_missing_rank_at_either_end_as_one_choice():
+    from rummykit.melds import TableMeld
+
+    v = rk.get_variant("ten-card")
+    rules = v.meld_rules(5)
+    rd = next(r for r in v.meld_readings("KS AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS") if r.lo == 13)
+    m = TableMeld.from_reading(rd, 0, rules, True)
+    assert m.layoff_meanings(P("QS")[0], rules) == [None]
+    assert len(m.layoff_meanings(P("JK")[0], rules)) == 1

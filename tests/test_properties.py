@@ -1,6 +1,6 @@
-"""Invariants over random legal play (hypothesis chooses the seeds): for every ruleset of
-the engine issue and every player count, cards are conserved after every action, every
-game ends, views leak nothing, replays are exact and illegal actions change nothing."""
+"""Invariants over random legal play (hypothesis chooses the seeds): for every ruleset and
+every player count, cards are conserved after every action, every game ends, views leak
+nothing, replays are exact and illegal actions change nothing."""
 
 from __future__ import annotations
 
@@ -17,8 +17,11 @@ import rummykit as rk
 
 ENGINE_RULESETS = ["basic", "traditional", "block", "wrotham", "contract", "liverpool", "may-i",
                    "denexa", "combination"]
+CALL_RULESETS = ["shanghai", "shanghai-powe", "shanghai-kolsov", "progressive", "ten-card", "seven-hand"]
 PAIRS = [(v, n) for v in ENGINE_RULESETS
          for n in range(rk.get_variant(v).spec.players[0], rk.get_variant(v).spec.players[1] + 1)]
+CALL_PAIRS = [(v, n) for v in CALL_RULESETS
+              for n in range(rk.get_variant(v).spec.players[0], rk.get_variant(v).spec.players[1] + 1)]
 ONE_DECK = {"basic", "traditional", "block"}
 OWN_KEYS = {"seat", "hand", "taken", "must_place"}
 CARD_RE = re.compile(r"\b(?:[A2-9TJQK][CDHS]|JK)\b")
@@ -125,11 +128,20 @@ def test_random_play_invariants(variant, players, seed):
     play_checked(variant, players, seed)
 
 
+@pytest.mark.parametrize("variant,players", CALL_PAIRS)
+@settings(max_examples=1, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1))
+def test_random_play_invariants_call_rulesets(variant, players, seed):
+    play_checked(variant, players, seed)
+
+
 @settings(max_examples=25, deadline=None)
-@given(variant=st.sampled_from(ENGINE_RULESETS), seed=st.integers(0, 2**31 - 1), cut=st.integers(1, 400))
+@given(variant=st.sampled_from(ENGINE_RULESETS + CALL_RULESETS), seed=st.integers(0, 2**31 - 1),
+       cut=st.integers(1, 400))
 def test_replay_of_a_partial_game_is_exact(variant, seed, cut):
     v = rk.get_variant(variant)
-    g = rk.new_game(variant, players=v.spec.players[0] + 1, seed=seed)
+    g = rk.new_game(variant, players=v.spec.players[0] + 1, seed=seed,
+                    first_round=1 + seed % (v.spec.num_deals() or 1))
     rng = random.Random(seed)
     for _ in range(cut):
         if g.is_over:
@@ -140,10 +152,10 @@ def test_replay_of_a_partial_game_is_exact(variant, seed, cut):
 
 
 @settings(max_examples=40, deadline=None)
-@given(variant=st.sampled_from(ENGINE_RULESETS), seed=st.integers(0, 2**31 - 1))
+@given(variant=st.sampled_from(ENGINE_RULESETS + CALL_RULESETS), seed=st.integers(0, 2**31 - 1))
 def test_same_seed_and_actions_same_game(variant, seed):
-    a = rk.new_game(variant, players=3, seed=seed)
-    b = rk.new_game(variant, players=3, seed=seed)
+    a = rk.new_game(variant, players=4, seed=seed)
+    b = rk.new_game(variant, players=4, seed=seed)
     rng = random.Random(seed)
     for _ in range(150):
         if a.is_over:
@@ -156,9 +168,10 @@ def test_same_seed_and_actions_same_game(variant, seed):
 
 
 @settings(max_examples=30, deadline=None)
-@given(variant=st.sampled_from(ENGINE_RULESETS), seed=st.integers(0, 2**31 - 1))
+@given(variant=st.sampled_from(ENGINE_RULESETS + CALL_RULESETS), seed=st.integers(0, 2**31 - 1))
 def test_action_text_round_trip(variant, seed):
-    g = rk.new_game(variant, players=3, seed=seed)
+    v = rk.get_variant(variant)
+    g = rk.new_game(variant, players=4, seed=seed, first_round=1 + seed % (v.spec.num_deals() or 1))
     rng = random.Random(seed)
     for _ in range(200):
         if g.is_over:

@@ -357,7 +357,8 @@ class TableMeld:
             elif wild:
                 if not self.limited or rules.within_limit(self.wilds + 1, n - self.wilds):
                     out.append(f)
-        return out
+        # a 12-card round-the-corner run takes its missing rank at either end: one choice
+        return list(dict.fromkeys(out)) if len(out) > 1 else out
 
     def add(self, c: Card, meaning: Card | Rank | None, rules: MeldRules) -> None:
         """Lay off ``c`` (already checked with :meth:`layoff_meanings`)."""

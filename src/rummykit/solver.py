@@ -306,8 +306,8 @@ class Solver:
                 if length == 14 and cnt[base] == 1:
                     have -= 1  # A..K..A needs two aces
                 missing = length - have
-                if missing > wild or (need_nat and have <= 0):
-                    continue
+                if missing > wild or have <= 0:
+                    continue  # all-wild runs come from skeletons(), one per length
                 faces = [base + (p - 1) % 13 for p in range(lo, hi + 1)]
                 present = [i for i, f in enumerate(faces) if cnt[f] and (i != 13 or cnt[f] > 1)]
                 full = [f if (cnt[f] and (i != 13 or cnt[f] > 1)) else -1 for i, f in enumerate(faces)]
@@ -339,13 +339,18 @@ class Solver:
         if len(cache) > 100_000:
             cache.clear()
         out: list[Skel] = []
+        allwild = not self.rules.natural_required
         if kind in ("set", "meld", "pair"):
-            allwild = not self.rules.natural_required
+            canon_done = False
             for r in range(1, 14):
                 codes = TWOS if (self.rules.twos_wild and r == 2) else (r - 1, 12 + r, 25 + r, 38 + r)
                 nkey = tuple(cnt[c] for c in codes)
-                if not (allwild or any(nkey)):
-                    continue
+                if not any(nkey):
+                    # all-wild sets are alike whatever their rank: one rank stands for all
+                    # (unless two sets may not share a rank)
+                    if not allwild or (canon_done and not self.crules.distinct_set_ranks):
+                        continue
+                    canon_done = True
                 key = ("s", r, lo, hi, nkey, wild)
                 got = cache.get(key)
                 if got is None:
@@ -364,6 +369,17 @@ class Solver:
                 if got is None:
                     got = cache[key] = self._run_skeletons(cnt, suit, lo, hi, wild)
                 out.extend(got)
+            if allwild:
+                # all-wild runs are alike: one per length, declared in clubs from the lowest start
+                # (one per suit where runs of a suit are limited)
+                suits = range(4) if self.crules.one_run_per_suit or self.crules.not_contiguous else (0,)
+                for length in range(lo, min(hi, wild) + 1):
+                    starts = self.rules.run_bounds(length)
+                    if not len(starts):
+                        continue
+                    for suit in suits:
+                        layout = (-1,) * length
+                        out.append((layout, "run", 0, suit, starts[0], layout, 0, length, ()))
         return out
 
     # -- search ----------------------------------------------------------------------

@@ -1137,8 +1137,8 @@ class Game:
         self.hands[seat].remove(c)
         self.discard.append(c)
         self.protected = protect
-        self._event(seat, "discard",
-                    f"{_seat_name(seat)} discarded {c}" + (" calling Shanghai (protected)" if protect else ""),
+        called = " calling Shanghai (protected)" if protect else ""
+        self._event(seat, "discard", f"{_seat_name(seat)} discarded {c}{called}",
                     card=str(c), **({"shanghai": True} if protect else {}))
         if not self.hands[seat]:
             self._went_out(seat)

@@ -1,0 +1,361 @@
+"""Rules of shanghai, shanghai-powe, shanghai-kolsov, progressive, ten-card and seven-hand
+(the out-of-turn calls and unusual turns)."""
+
+from fractions import Fraction
+
+import pytest
+from conftest import all_cards, deal, full_pack, illegal, play
+from helpers import draw_and_discard_it, events, run_out_stock
+
+import rummykit as rk
+from rummykit.engine.scoring import settlement
+
+# 3 players, dealer 0: seat 1 plays first, then seat 2, then seat 0 (11 cards in shanghai)
+SH = ["AS 2S 6C 8C 8D TH JH QH 4D 5S 6S", "7H 7S 7D 9C 9D 9S 9H 4H 5H KC QC",
+      "2C 3C 4C 5D 6D 8S TS JS QD KD AH"]
+
+
+def shanghai(stock="6H 7C 3D 3S 4S JC", **kw):
+    g = deal("shanghai", SH, "KS", stock, **kw)
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S")  # seat 1 goes down
+    return g
+
+
+# -- shanghai ---------------------------------------------------------------------------
+
+
+def test_shanghai_eleven_cards_seven_deals_two_decks_four_jokers():
+    sp = rk.get_variant("shanghai").spec
+    assert sp.cards_dealt(1, 4) == 11 and sp.num_deals() == 7 and sp.pack_for(4) == (2, 4)
+
+
+def test_shanghai_lay_off_on_the_turn_of_the_contract():
+    g = shanghai()
+    play(g, "layoff 9H 2")
+
+
+def test_shanghai_protecting_call_while_discarding():
+    g = shanghai()
+    assert rk.CallShanghai(discard=rk.parse_card("9H")) in g.legal_actions()
+    play(g, "shanghai 9H")
+    assert g.current_player == 2 and g.phase == "draw"
+    assert rk.Take() not in g.legal_actions()
+    illegal(g, "take", "protected")
+    play(g, "draw")  # nobody may May I a protected card: no window
+    assert g.phase == "play" and g.current_player == 2
+
+
+def test_shanghai_protecting_call_needs_a_card_that_fits():
+    g = shanghai()
+    illegal(g, "shanghai KC", "fits no meld")
+
+
+def test_shanghai_taking_call_by_the_next_player():
+    from collections import Counter
+
+    g = shanghai()
+    before1, before2 = Counter(g.hands[1]), Counter(g.hands[2])
+    play(g, "discard 9H")
+    assert g.phase == "call" and g.current_player == 2
+    assert [rk.format_action(a) for a in g.legal_actions()] == ["shanghai 9H 2", "pass"]
+    play(g, "shanghai 9H 2")
+    assert g.view(0)["melds"][1] == ["9C", "9D", "9S", "9H"]
+    # the discarder drew one card at random from the caller's hand
+    moved = before2 - Counter(g.hands[2])
+    assert sum(moved.values()) == 1 and not Counter(g.hands[2]) - before2
+    before1.subtract(rk.parse_cards("9H"))
+    assert Counter(g.hands[1]) - before1 == moved
+    assert all_cards(g) == full_pack(g)
+    ev = events(g, "shanghai")[0]
+    assert ev["seat"] == 2 and ev["discarder"] == 1 and ev["card"] == "9H"
+    assert set(ev) == {"seat", "verb", "text", "card", "meld", "discarder"}  # the drawn card stays hidden
+    # then the next player's turn goes on as normal
+    assert g.phase == "draw" and g.current_player == 2
+
+
+def test_shanghai_taking_call_from_the_far_side_and_the_turn_order_stays():
+    g = shanghai()
+    play(g, "discard 9H", "pass")
+    assert g.current_player == 0
+    play(g, "shanghai 9H 2")
+    assert len(g.hands[0]) == 10 and g.current_player == 2 and g.phase == "draw"
+
+
+def test_shanghai_any_player_may_call_down_or_not():
+    g = shanghai()
+    play(g, "discard 9H")
+    assert not g.down[2] and any(isinstance(a, rk.CallShanghai) for a in g.legal_actions())
+
+
+def test_shanghai_beats_may_i_the_called_card_is_gone_before_the_next_draw():
+    g = shanghai()
+    play(g, "discard 9H", "shanghai 9H 2")
+    assert g.view(2)["discard_top"] == "KS"  # the upcard under it: nobody can May I the 9H
+    play(g, "draw")
+    assert g.phase == "may_i" and g.view(0)["discard_top"] == "KS"
+
+
+def test_shanghai_no_call_when_everyone_passes_then_may_i_as_usual():
+    g = shanghai()
+    play(g, "discard 9H", "pass", "pass")
+    assert g.phase == "draw" and g.current_player == 2 and g.view(2)["discard_top"] == "9H"
+    play(g, "draw")
+    assert g.phase == "may_i" and g.current_player == 0
+
+
+def test_shanghai_may_i_takes_two_stock_cards_at_most_twice_a_round():
+    g = deal("shanghai", SH, "KS", "6H 7C 3D 3S 4S JC 5C 6D 7S 8H")
+    play(g, "draw", "buy")
+    assert len(g.hands[2]) == 14 and g.view(2)["buys_left"][2] == 1
+    assert g.phase == "play" and g.current_player == 1  # the taker neither melds nor discards now
+
+
+def test_shanghai_no_two_books_of_one_rank_and_one_joker_a_meld():
+    sp = rk.get_variant("shanghai").spec
+    assert sp.distinct_set_ranks and sp.wild_limit == "at_most_one" and sp.ace_mode == "high"
+
+
+def test_shanghai_round7_goes_out_with_no_discard():
+    assert rk.get_variant("shanghai").spec.whole_hand_rounds == [7]
+
+
+def test_shanghai_card_values():
+    v = rk.get_variant("shanghai").spec.card_values
+    assert (v["2"], v["7"], v["8"], v["K"], v["A"], v["JK"]) == (5, 5, 10, 10, 20, 50)
+
+
+# -- powe and kolsov ---------------------------------------------------------------------
+
+
+def test_powe_ten_cards_eight_deals_buys_and_no_shanghai():
+    sp = rk.get_variant("shanghai-powe").spec
+    assert sp.cards_dealt(1, 3) == 10 and sp.num_deals() == 8 and sp.buying.verb == "buy"
+    assert not sp.shanghai_call and sp.whole_hand_rounds == [8]
+
+
+def test_powe_never_goes_out_by_discarding():
+    g = deal("shanghai-powe", [" ".join(h.split()[:10]) for h in SH], "KS", "6H 7C")
+    g.hands[1] = rk.parse_cards("7H 7S 7D 9C 9D 9S 9H 5H")
+    g._legal = None
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S")
+    g.hands[1] = rk.parse_cards("9H KC")
+    g._legal = None
+    illegal(g, "layoff 9H 2", "neither play nor discard")
+    g.hands[1] = rk.parse_cards("KC")
+    g._legal = None
+    illegal(g, "discard KC", "may not go out by discarding")
+
+
+def test_kolsov_ten_deals():
+    assert rk.get_variant("shanghai-kolsov").spec.num_deals() == 10
+
+
+# -- progressive ------------------------------------------------------------------------
+
+
+def test_progressive_no_buying_before_deal_9():
+    g = rk.new_game("progressive", players=3, seed=1, dealer=0)
+    play(g, "draw")
+    assert g.phase == "play"
+    assert rk.Buy() not in g.legal_actions()
+
+
+def test_progressive_buying_costs_a_unit_into_the_kitty_once_in_deal_9():
+    g = rk.new_game("progressive", players=3, seed=1, dealer=0, first_round=9)
+    play(g, "draw")
+    assert g.phase == "may_i" and g.current_player == 2
+    n = len(g.hands[2])
+    play(g, "buy")
+    assert len(g.hands[2]) == n + 1 and g.kitty == 1 and g.view(0)["kitty"] == 1
+    assert g.view(0)["buys_left"][2] == 0
+
+
+def test_progressive_deals_12_13_buy_twice_with_the_blind_card():
+    g = rk.new_game("progressive", players=3, seed=1, dealer=0, first_round=12)
+    play(g, "draw")
+    n = len(g.hands[2])
+    play(g, "buy")
+    assert len(g.hands[2]) == n + 2 and g.view(0)["buys_left"][2] == 1
+
+
+def test_progressive_buy_on_ones_own_turn_then_the_normal_turn():
+    g = rk.new_game("progressive", players=3, seed=1, dealer=0, first_round=9)
+    top = g.view(1)["discard_top"]
+    n = len(g.hands[1])
+    assert rk.Buy() in g.legal_actions()
+    play(g, "buy")
+    assert g.phase == "draw" and g.current_player == 1 and top in g.view(1)["hand"]
+    assert rk.Buy() not in g.legal_actions()  # one buy in deal 9
+    play(g, "draw")
+    assert len(g.hands[1]) == n + 2 and g.kitty == 1
+
+
+def test_progressive_settlement_by_position_plus_kitty():
+    F = Fraction
+    assert settlement([F(100), F(50), F(200), F(150)], 3) == [-2, 15, -6, -4]
+    assert settlement([F(10), F(20), F(30)], 0) == [6, -2, -4]
+    assert settlement([F(5), F(4), F(3), F(2), F(1)], 2) == [-8, -6, -4, -2, 22]
+
+
+def test_progressive_settlement_shown_with_the_final_scores():
+    import random
+
+    from rummykit.cli.simulate import play_random
+
+    g = rk.new_game("progressive", players=3, seed=2, first_round=14)
+    play_random(g, random.Random(1))
+    v = g.view(0)
+    assert v["is_over"] and "settlement" in v
+    assert sum(Fraction(x) for x in v["settlement"]) == g.kitty
+
+
+def test_progressive_all_wild_meld_declares_its_meaning():
+    v = rk.get_variant("progressive")
+    assert len(v.meld_readings("JK 2C 2D")) > 1
+    assert v.is_valid_meld("JK 2C 2D")
+
+
+# -- ten card ---------------------------------------------------------------------------
+
+TEN = ["AS 2S 6C 8C 8D TH JH QH 4D 5S", "7H 7S 7D 3C 4C 5C 9H 9S KD QD",
+       "2C 3H 4S 5D 6D 8S TS JS QS KS", "AD 3D 4H 6H 7C 8H 9D TC JC QC"]
+
+
+def test_ten_card_4_to_8_players_two_or_three_packs():
+    sp = rk.get_variant("ten-card").spec
+    assert sp.players == (4, 8) and sp.pack_for(6) == (2, 4) and sp.pack_for(7) == (3, 6)
+
+
+def test_ten_card_meld_and_lay_off_only_before_drawing():
+    g = deal("ten-card", TEN, "KH", "9D 2D")
+    assert any(isinstance(a, rk.Meld) for a in g.legal_actions())
+    play(g, "meld 7H 7S 7D", "meld 3C 4C 5C", "draw")
+    illegal(g, "layoff 9D 1", "before drawing")
+    assert all(isinstance(a, rk.Discard) for a in g.legal_actions())
+
+
+def test_ten_card_going_out_concealed():
+    g = deal("ten-card", [TEN[0], "7H 7S 7D 3C 4C 5C 6C 9H 9S 9D", TEN[2], TEN[3]], "KH")
+    play(g, "meld 7H 7S 7D / 3C 4C 5C 6C / 9H 9S 9D")
+    assert g.history[0]["winner"] == 1
+
+
+def test_ten_card_runs_of_three_go_over_the_top():
+    v = rk.get_variant("ten-card")
+    assert v.is_valid_meld("QS KS AS") and v.is_valid_meld("KS AS 2S") and v.is_valid_meld("KH AH JK")
+    assert not rk.get_variant("contract").is_valid_meld("QS KS AS 2S")
+
+
+def test_ten_card_buys_from_round_4_three_at_most_the_fourth_refused():
+    g = rk.new_game("ten-card", players=4, seed=3, dealer=0)
+    play(g, "draw")
+    assert g.phase == "play"  # no buying in rounds 1-3
+    g = rk.new_game("ten-card", players=4, seed=3, dealer=0, first_round=4)
+    asked_after = []
+    for _ in range(400):
+        if g.phase == "may_i":
+            if g.buys[2] >= 3:
+                asked_after.append(g.current_player)
+            g.apply("buy" if g.current_player == 2 and g.buys[2] < 3 else "pass")
+        elif g.phase == "draw":
+            g.apply("draw")
+        else:
+            g.apply(next(a for a in g.legal_actions() if isinstance(a, rk.Discard)))
+        if g.round_no != 4:
+            break
+    assert g.buys[2] == 3 and asked_after and 2 not in asked_after
+    assert g.view(0)["buys_left"][2] == 0
+
+
+def test_ten_card_stock_turned_over_unshuffled_its_top_card_turned_up():
+    g = deal("ten-card", TEN, "KH")
+    run_out_stock(g)
+    pile = [str(c) for c in g.discard]
+    g.apply("draw")
+    while g.phase == "may_i":
+        g.apply("pass")
+    assert events(g, "restock")
+    assert g.view(0)["discard_top"] == pile[0] and g.view(0)["discard_size"] == 1
+
+
+def test_ten_card_card_values():
+    v = rk.get_variant("ten-card").spec.card_values
+    assert (v["A"], v["2"], v["JK"], v["9"], v["K"]) == (11, 15, 15, 9, 10)
+
+
+# -- seven hand -------------------------------------------------------------------------
+
+SEVEN = ["AS 2S 6C 8C 8D TH JH QH 4D 5S 6S", "7H 7S 7D 7C 9C 9D 9S 9H 5H 5S 5D",
+         "2C 3C 4C 5D 6D 8S TS JS QD KD AH"]
+
+
+def test_seven_hand_pat_round_refused_with_one_card_left_over():
+    g = deal("seven-hand", SEVEN, "KS", "KC", first_round=6)
+    play(g, "draw", "pass", "pass")
+    illegal(g, "meld 7H 7S 7D 7C / 9C 9D 9S 9H / 5H 5S 5D", "every card")
+    g2 = deal("seven-hand", SEVEN, "KS", "5C", first_round=6)
+    play(g2, "draw", "pass", "pass", "meld 7H 7S 7D 7C / 9C 9D 9S 9H / 5H 5S 5D 5C")
+    assert g2.history[-1]["winner"] == 1
+
+
+def test_seven_hand_i_want_it_only_for_the_top_card():
+    g = deal("seven-hand", SEVEN, "KS", "KC QS JD TD")
+    play(g, "draw", "pass", "pass", "discard KC")
+    play(g, "draw", "buy")  # seat 0 takes KC with a penalty card
+    assert g.phase == "play" and g.current_player == 2  # not offered the KS under it
+
+
+def test_seven_hand_round_8_option_one_buy():
+    sp = rk.get_variant("seven-hand").with_options({"deals": 8}).spec
+    assert sp.num_deals() == 8 and sp.buying.limit_by_round[8] == 1
+
+
+def test_seven_hand_rummy_call_sheds_a_card_the_called_card_stays():
+    g = deal("seven-hand", SEVEN, "KS", "KC")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S")
+    play(g, "discard 9H")  # it would play on the 9s
+    assert g.phase == "call" and g.current_player == 2
+    assert rk.CallRummy(rk.parse_card("KD")) in g.legal_actions()
+    play(g, "rummy KD")
+    assert [str(c) for c in g.discard[-2:]] == ["9H", "KD"]
+    assert len(g.hands[2]) == 10 and g.current_player == 2 and g.phase == "draw"
+
+
+def test_seven_hand_swapped_joker_stays_on_the_table():
+    assert rk.get_variant("seven-hand").spec.swap == "table_same_turn"
+
+
+def test_seven_hand_card_values():
+    v = rk.get_variant("seven-hand").spec.card_values
+    assert (v["2"], v["7"], v["8"], v["K"], v["A"], v["JK"]) == (5, 5, 10, 10, 15, 20)
+
+
+@pytest.mark.parametrize("vid", ["shanghai", "shanghai-powe", "shanghai-kolsov", "progressive",
+                                 "ten-card", "seven-hand"])
+def test_out_of_turn_windows_are_actions_of_the_seat_asked(vid):
+    import random
+
+    g = rk.new_game(vid, players=4, seed=9, first_round=min(9, rk.get_variant(vid).spec.num_deals()))
+    rng = random.Random(1)
+    seen = set()
+    for _ in range(3000):
+        if g.is_over:
+            break
+        if g.phase in ("may_i", "call"):
+            seen.add(g.phase)
+            assert g.current_player != g.current  # the seat asked, never the one whose turn it is
+            window = (rk.Buy, rk.Pass, rk.CallShanghai, rk.CallRummy)
+            assert all(isinstance(a, window) for a in g.legal_actions())
+        g.apply(rng.choice(g.legal_actions()))
+    assert seen
+
+
+def test_combination_has_no_out_of_turn_taking_and_3_to_8_players():
+    sp = rk.get_variant("combination").spec
+    assert not sp.buy_allowed(1) and sp.players == (3, 8) and sp.no_playable_discard
+
+
+def test_draw_and_discard_helper_keeps_hands():
+    g = deal("shanghai", SH, "KS", "6H")
+    draw_and_discard_it(g)
+    assert sorted(g.hands[1]) == sorted(rk.parse_cards(SH[1]))
