@@ -294,3 +294,13 @@ def test_wrotham_whole_hand_solver_needs_every_card():
     s = Solver(v.meld_rules(), v.spec.values_table(), ContractRules(count="at_least"))
     assert s.solve((Component("meld", 3),), P("5H 6H 7H 8H QC QD QS"), whole_hand=True) is not None
     assert s.solve((Component("meld", 3),), P("5H 6H 7H 8H QC QD 9S"), whole_hand=True) is None
+
+
+def test_whole_hand_quick_rejects():
+    v = rk.get_variant("seven-hand")
+    # three sets pat: four natural ranks can never be three sets
+    assert v.find_contract(6, P("7H 7S 7D 9C 9D 9S 5H 5S 5D KD KS KH")) is None
+    assert v.find_contract(6, P("7H 7S 7D 9C 9D 9S 5H 5S 5D 5C 7C 9H")) is not None
+    # three runs pat: the same card three times needs three runs
+    assert v.find_contract(7, P("3H 4H 5H 3H 4H 5H 3H 4H 5H")) is not None
+    assert v.find_contract(7, P("3H 3H 3H 3H 4H 5H 6H 7H 8H 9H TH JH")) is None

@@ -185,7 +185,27 @@ class Solver:
             for suit in range(4):
                 yield from self._run_cands(cnt, suit, lo, hi)
 
-    # -- a quick necessary condition ---------------------------------------------------
+    # -- quick necessary conditions --------------------------------------------------
+
+    def _cover_possible(self, cnt: list[int], comps: Sequence[Component]) -> bool:
+        """Whole-hand deals: sets alone need a set per natural rank; runs alone need as
+        many runs in a suit as copies of its most repeated natural card."""
+        if self.crules.count == "at_least":
+            return True
+        kinds = {c.kind for c in comps}
+        wild = set(self._wild_codes)
+        if kinds == {"set"}:
+            ranks = {c % 13 for c in range(52) if cnt[c] and c not in wild}
+            if self.rules.twos_wild and any(cnt[c] for c in TWOS) and not ranks:
+                return True
+            return len(ranks) <= len(comps)
+        if kinds == {"run"}:
+            need = 0
+            for base in (0, 13, 26, 39):
+                most = max((cnt[c] for c in range(base, base + 13) if c not in wild), default=0)
+                need += most
+            return need <= len(comps)
+        return True
 
     def feasible(self, cnt: list[int], comps: Sequence[Component]) -> bool:
         """False when ``comps`` surely cannot be met: even sharing no natural card, the
@@ -413,6 +433,8 @@ class Solver:
         for c in hand:
             cnt[c] += 1
         if not self.feasible(cnt, comps):
+            return None
+        if whole_hand and not self._cover_possible(cnt, comps):
             return None
         val = self.values
         total = 0
