@@ -12,7 +12,7 @@ counts as a natural card.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import CARDS, JOKER_CODE, Card, format_cards
@@ -389,6 +389,3 @@ class TableMeld:
                 out.setdefault(f, i)
         return out
 
-
-def group_text(cards: Iterable[Card]) -> str:
-    return format_cards(cards)

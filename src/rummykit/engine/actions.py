@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARDS, RANKS, Card, parse_card
+from ..cards import RANKS, Card, parse_card
 from ..melds import Rank
 
 MeldItems = tuple[tuple[Card, Card | Rank | None], ...]
@@ -241,6 +241,3 @@ def parse_action(text: str) -> Action:
             raise
         raise ValueError(f"bad action {text!r}: {e}") from None
 
-
-def card_of(code: int) -> Card:
-    return CARDS[code]

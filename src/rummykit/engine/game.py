@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..cards import CARDS, JOKER_CODE, Card, format_cards, sorted_cards
+from ..cards import CARDS, Card, format_cards, sorted_cards
 from ..melds import Rank, Reading, TableMeld, reading_from_items
 from ..rules.registry import Variant, get_variant
 from ..rules.spec import describe_contract
@@ -216,9 +216,6 @@ class Game:
         ev: dict[str, Any] = {"seat": seat, "verb": verb, "text": text}
         ev.update(data)
         self.log.append(ev)
-
-    def _count(self, hand: Sequence[int]) -> Counter[int]:
-        return Counter(hand)
 
     # ------------------------------------------------------------------ permissions
 
@@ -1012,8 +1009,6 @@ class Game:
         why = self._leaves_ok(seat, cards, readings)
         if why:
             raise IllegalActionError(why)
-        if self.pending and sp.swap == "new_meld_same_turn":
-            pass  # placing the pending wild is handled in _do_meld
         return readings
 
     def _do_meld(self, seat: int, a: Meld, readings: list[Reading]) -> Action:
@@ -1238,9 +1233,6 @@ class Game:
 
         return make_record(self)
 
-    def score_list(self) -> list[int | Fraction]:
-        return [int(s) if s.denominator == 1 else s for s in self.scores]
-
 
 def new_game(
     variant: str | Variant,
@@ -1260,6 +1252,3 @@ def new_game(
     return Game(v, players=players, seed=seed, options=options, deck=deck, dealer=dealer,
                 first_round=first_round)
 
-
-def is_wild_code(c: int, twos_wild: bool) -> bool:
-    return c == JOKER_CODE or (twos_wild and c % 13 == 1 and c < 52)
