@@ -113,6 +113,12 @@ class Reading:
             return [face_at(self.suit, self.lo + i) for i in range(len(self.cards))]
         return [Rank(self.rank)] * len(self.cards)
 
+    def wilds(self) -> int:
+        """How many cards stand for another card in this reading."""
+        if self.kind == "run":
+            return sum(1 for i, c in enumerate(self.cards) if c != face_at(self.suit, self.lo + i))
+        return sum(1 for c in self.cards if c == JOKER_CODE or c.rank != self.rank)
+
     def describe(self) -> str:
         if self.kind == "run":
             lo, hi = face_at(self.suit, self.lo), face_at(self.suit, self.hi)
@@ -310,11 +316,7 @@ class TableMeld:
         return Rank(self.rank)
 
     def count_wilds(self, rules: MeldRules) -> int:
-        if self.kind == "run":
-            return sum(
-                1 for i, c in enumerate(self.cards) if c != face_at(self.suit, self.lo + i)
-            )
-        return sum(1 for c in self.cards if c == JOKER_CODE or c.rank != self.rank)
+        return self.to_reading().wilds()
 
     def describe(self) -> str:
         return format_cards(self.cards)

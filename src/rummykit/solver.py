@@ -77,113 +77,26 @@ class Solver:
 
     # -- candidates ------------------------------------------------------------------
 
-    def _set_cands(self, cnt: list[int], r: int, lo: int, hi: int, kind: str) -> Iterator[Cand]:
-        rules, val = self.rules, self.values
-        tw = rules.twos_wild
-        if tw and r == 2:
-            nat_codes: Sequence[int] = TWOS
-            wild_codes: Sequence[int] = (JOKER_CODE,)
-        else:
-            nat_codes = (r - 1, 12 + r, 25 + r, 38 + r)
-            wild_codes = self._wild_codes
-        nats = [(c, cnt[c]) for c in nat_codes if cnt[c]]
-        wilds = [(c, cnt[c]) for c in wild_codes if cnt[c]]
-        nmax = sum(a for _, a in nats)
-        wmax = sum(a for _, a in wilds)
-        if rules.set_max is not None:
-            hi = min(hi, rules.set_max)
-        hi = min(hi, nmax + wmax)
-        amin = 1 if rules.natural_required else 0
-        for size in range(lo, hi + 1):
-            for a in range(min(nmax, size), amin - 1, -1):
-                b = size - a
-                if b > wmax:
-                    break
-                if not rules.within_limit(b, a):
-                    continue
-                for nsel in _sub_multisets(nats, a):
-                    for wsel in _sub_multisets(wilds, b):
-                        cards = tuple(nsel + wsel)
-                        yield (
-                            (0, r, size) + cards,
-                            kind,
-                            r,
-                            -1,
-                            0,
-                            cards,
-                            sum(val[c] for c in cards),
-                        )
-
-    def _run_cands(self, cnt: list[int], suit: int, lmin: int, lmax: int) -> Iterator[Cand]:
-        rules, val = self.rules, self.values
-        base = suit * 13
-        wild_codes = self._wild_codes
-        wtotal = 0
-        for c in wild_codes:
-            wtotal += cnt[c]
-        distinct = 0
-        for i in range(13):
-            if cnt[base + i]:
-                distinct += 1
-        need_nat = rules.natural_required
-        if need_nat and not distinct:
-            return
-        mode = rules.ace_mode
-        top = 26 if mode == "wrap" else 14
-        pref = [0] * (top + 1)
-        for p in range(1, top + 1):
-            pref[p] = pref[p - 1] + (1 if cnt[base + (p - 1) % 13] else 0)
-        lmax = min(lmax, distinct + wtotal + (1 if mode == "low_or_high" else 0))
-        for length in range(lmin, lmax + 1):
-            for lo in rules.run_bounds(length):
-                hi = lo + length - 1
-                have = pref[hi] - pref[lo - 1]
-                if length == 14 and cnt[base] == 1:
-                    have -= 1  # A..K..A needs two aces
-                missing = length - have
-                if missing > wtotal or (need_nat and have <= 0):
-                    continue
-                faces = [base + (p - 1) % 13 for p in range(lo, hi + 1)]
-                present = []
-                for i, f in enumerate(faces):
-                    if cnt[f] and (i != 13 or cnt[f] > 1):
-                        present.append(i)
-                for t in range(0, min(len(present), wtotal - missing) + 1):
-                    w = missing + t
-                    if not rules.within_limit(w, length - w):
-                        continue
-                    for subst in combinations(present, t) if t else ((),):
-                        nat_idx = [i for i in present if i not in subst]
-                        for k in nat_idx:
-                            cnt[faces[k]] -= 1
-                        pool = [(c, cnt[c]) for c in wild_codes if cnt[c] > 0]
-                        for k in nat_idx:
-                            cnt[faces[k]] += 1
-                        nat_set = set(nat_idx)
-                        for wsel in _sub_multisets(pool, w):
-                            it = iter(wsel)
-                            cards = tuple(faces[i] if i in nat_set else next(it) for i in range(length))
-                            v = 0
-                            for c in cards:
-                                v += val[c]
-                            yield ((1, suit, lo, length) + cards, "run", 0, suit, lo, cards, v)
-
-    def candidates(self, cnt: list[int], kind: str, lo: int, hi: int) -> Iterator[Cand]:
-        if kind in ("set", "meld"):
-            allwild = not self.rules.natural_required
-            for r in range(1, 14):
-                if allwild or cnt[r - 1] or cnt[12 + r] or cnt[25 + r] or cnt[38 + r]:
-                    yield from self._set_cands(cnt, r, lo, hi, "set")
-        if kind == "pair":
-            for r in range(1, 14):
-                for c in self._set_cands(cnt, r, 2, 2, "pair"):
-                    # a pair needs a natural card even where all-wild melds are legal
-                    if any(not self.rules.is_wild(x) or (x != JOKER_CODE and x % 13 == r - 1)
-                           for x in c[5]):
-                        yield c
-        if kind in ("run", "meld"):
-            for suit in range(4):
-                yield from self._run_cands(cnt, suit, lo, hi)
+    def melds_from(self, cnt: list[int], kind: str, lo: int, hi: int) -> list[Reading]:
+        """Every meld of ``kind`` (set, run or meld) of ``lo``..``hi`` cards that the cards
+        in ``cnt`` can make, its wild slots filled with the most valuable wilds left."""
+        wild_total = sum(cnt[c] for c in self._wild_codes)
+        out: dict[tuple[int, ...], Reading] = {}
+        for sk in self.skeletons(cnt, kind, lo, min(hi, 14), wild_total):
+            size = len(sk[5]) + (sk[7] if sk[1] != "run" else 0)
+            if not lo <= size <= hi:
+                continue
+            for c, n in sk[8]:
+                cnt[c] -= n
+            pool = sum(cnt[c] for c in self._wild_codes)
+            fill = self._fill(cnt, sk[7]) if pool >= sk[7] else None
+            for c, n in sk[8]:
+                cnt[c] += n
+            if fill is None:
+                continue
+            rd = self._materialize(sk, iter(fill))
+            out.setdefault(tuple(int(c) for c in rd.cards) + (rd.lo, rd.rank), rd)
+        return list(out.values())
 
     # -- quick necessary conditions --------------------------------------------------
 
@@ -670,15 +583,16 @@ class Solver:
                 best[1] = list(melds)
             if left < cr.extra_min:
                 return
-            for cand in list(self.candidates(cnt, "meld", cr.extra_min, left)):
-                if prev_key is not None and cand[0] < prev_key:
+            for rd in self.melds_from(cnt, "meld", cr.extra_min, left):
+                key = (rd.kind == "run", rd.rank, rd.suit, rd.lo, *map(int, rd.cards))
+                if prev_key is not None and key < prev_key:
                     continue
-                for c in cand[5]:
+                for c in rd.cards:
                     cnt[c] -= 1
-                melds.append(Reading(cand[1], tuple(CARDS[c] for c in cand[5]), cand[2], cand[3], cand[4]))
-                go(cand[0], used_now + cand[6], left - len(cand[5]))
+                melds.append(rd)
+                go(key, used_now + sum(self.values[c] for c in rd.cards), left - len(rd.cards))
                 melds.pop()
-                for c in cand[5]:
+                for c in rd.cards:
                     cnt[c] += 1
 
         go(None, used, total_left)

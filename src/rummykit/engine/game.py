@@ -415,12 +415,10 @@ class Game:
         for c in hand:
             cnt[c] += 1
         for kind, lo in (("set", rules.min_set), ("run", rules.min_run)):
-            for cand in self.solver.candidates(cnt, kind, lo, len(hand)):
-                cards = cand[5]
-                if cards in seen:
+            for rd in self.solver.melds_from(cnt, kind, lo, len(hand)):
+                if rd.cards in seen:
                     continue
-                seen.add(cards)
-                rd = Reading(kind, tuple(CARDS[c] for c in cards), cand[2], cand[3], cand[4])
+                seen.add(rd.cards)
                 act = Meld((rd.items(rules),))
                 if self._leaves_ok(seat, act.cards(), (rd,)) is None:
                     out.append(act)
@@ -571,8 +569,8 @@ class Game:
             cnt[act.card] -= 1
             cnt[wild] += 1
             for kind, lo in (("set", self.rules.min_set), ("run", self.rules.min_run)):
-                for cand in self.solver.candidates(cnt, kind, lo, lo):
-                    if wild in cand[5]:
+                for rd in self.solver.melds_from(cnt, kind, lo, lo):
+                    if rd.wilds():
                         return None
             return f"The {wild} you would take could not go into a new meld this turn"
         return None
