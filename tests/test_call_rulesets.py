@@ -359,3 +359,7 @@ def test_draw_and_discard_helper_keeps_hands():
     g = deal("shanghai", SH, "KS", "6H")
     draw_and_discard_it(g)
     assert sorted(g.hands[1]) == sorted(rk.parse_cards(SH[1]))
+
+
+def test_seven_hand_a_run_may_be_split_into_two_runs():
+    assert rk.get_variant("seven-hand").meets_contract(3, ["3H 4H 5H", "6H 7H 8H"])

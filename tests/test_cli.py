@@ -97,3 +97,13 @@ def test_readme_quick_start_examples():
     assert v.is_valid_meld(rk.parse_cards("QH KH AH JK"))
     got = v.find_contract(2, rk.parse_cards("7C 7D JK 3H 4H 5H 6H 9S KD"))
     assert sorted(map(rk.format_cards, got)) == ["3H 4H 5H 6H", "7C 7D JK"]
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("vid", rk.variant_ids())
+def test_simulate_works_for_every_ruleset(vid):
+    r = run("simulate", "-v", vid, "-n", "1", "--seed", "3", "-q")
+    assert r.exit_code == 0, r.output
+    assert "games per second" in r.output

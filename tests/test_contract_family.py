@@ -1,6 +1,6 @@
 """Rules of contract, liverpool, may-i, denexa and combination (RULES.md §4.1-4.6)."""
 
-from conftest import deal, hand, illegal, play
+from conftest import deal, hand, illegal, play  # noqa: F401
 from helpers import count_restocks_until_round_ends, draw_and_discard_it, events, run_out_stock
 
 import rummykit as rk
@@ -436,3 +436,19 @@ def test_combination_not_more_wilds_than_naturals_in_contract_melds_no_limit_on_
     illegal(g, "meld 7H JK=7 JK=7 / 9C 9D 9S", "not a legal meld")
     play(g, "meld 7H 7S JK=7 / 9C 9D 9S", "layoff JK=7 1")
     assert g.view(0)["melds"][0] == ["7H", "7S", "JK", "JK"]
+
+
+def test_contract_meld_with_ambiguous_wilds_must_say_what_they_stand_for():
+    g = deal("may-i", [S0, "7H 7S 7D 9C 9D 9S 3H 4H JK KC", S2], "KS", "JK", first_round=2)
+    play(g, "draw", "pass", "pass")
+    # a set of three and a run of four: 3H 4H JK JK is 3H-6H, 2H-5H or AH-4H
+    msg = illegal(g, "meld 7H 7S 7D / 3H 4H JK JK", "Say what the wild cards stand for")
+    assert "JK=5H" in msg and "JK=2H" in msg
+    play(g, "meld 7H 7S 7D / 3H 4H JK=5H JK=6H")
+    assert g.view(0)["meld_info"][1]["stands_for"] == ["3H", "4H", "5H", "6H"]
+
+
+def test_contract_meld_whose_wilds_fit_only_one_way_needs_no_meaning():
+    g = deal("contract", [S0, "7H 7S JK 9C 9D 9S 3H 4H 5H KC", S2], "KS", "6H")
+    play(g, "draw", "pass", "pass", "meld 7H 7S JK / 9C 9D 9S")
+    assert g.view(0)["meld_info"][0]["stands_for"] == ["7", "7", "7"]

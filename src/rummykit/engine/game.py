@@ -974,7 +974,19 @@ class Game:
         sp = self.spec
         if self._contract_needed(seat):
             options = self._resolve(seat, a, contract=True)
-            got = self.solver.meets(self.contract, options, whole_hand=self.whole_hand_round)
+            whole = self.whole_hand_round
+            got = self.solver.meets(self.contract, options, whole_hand=whole)
+            for i, rds in enumerate(options):
+                if got is None or len(rds) < 2:
+                    continue
+                # the wilds of this meld read several ways: which ones meet the contract?
+                fits = [rd for rd in rds if self.solver.meets(
+                    self.contract, options[:i] + [[rd]] + options[i + 1 :], whole_hand=whole)]
+                if len(fits) > 1:
+                    raise IllegalActionError(
+                        "Say what the wild cards stand for; the legal readings are: "
+                        + "; ".join(self._reading_text(rd) for rd in fits[:6])
+                    )
             if got is None:
                 raise IllegalActionError(
                     f"That is not the contract: you must lay down exactly {self.contract_text()}"
@@ -990,12 +1002,7 @@ class Game:
             readings = []
             for rds in options:
                 if len(rds) > 1:
-                    alts = "; ".join(
-                        "meld " + " ".join(
-                            f"{c}={m}" if self.rules.is_wild(c) else str(c)
-                            for c, m in zip(rd.cards, rd.meanings(), strict=True))
-                        for rd in rds[:6]
-                    )
+                    alts = "; ".join(self._reading_text(rd) for rd in rds[:6])
                     raise IllegalActionError(
                         f"Say what the wild cards stand for; the legal readings are: {alts}"
                     )
@@ -1040,6 +1047,12 @@ class Game:
         if not hand:
             self._went_out(seat)
         return canon
+
+    def _reading_text(self, rd: Reading) -> str:
+        return " ".join(
+            f"{c}={m}" if self.rules.is_wild(c) else str(c)
+            for c, m in zip(rd.cards, rd.meanings(), strict=True)
+        )
 
     def _check_layoff(self, seat: int, a: LayOff) -> Card | Rank | None:
         why = self._layoff_block(seat)
