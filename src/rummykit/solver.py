@@ -269,7 +269,7 @@ class Solver:
         """Every skeleton of ``kind`` with at least ``lo`` cards (cached per rank and suit:
         those counts rarely change from one turn to the next)."""
         cache = self._cache
-        if len(cache) > 100_000:
+        if len(cache) > 4096:  # consecutive turns share most entries; a big cache only costs pauses
             cache.clear()
         out: list[Skel] = []
         allwild = not self.rules.natural_required
