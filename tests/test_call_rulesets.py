@@ -363,3 +363,17 @@ def test_draw_and_discard_helper_keeps_hands():
 
 def test_seven_hand_a_run_may_be_split_into_two_runs():
     assert rk.get_variant("seven-hand").meets_contract(3, ["3H 4H 5H", "6H 7H 8H"])
+
+
+def test_seven_hand_swapped_joker_must_go_back_on_the_table_that_turn():
+    hands = ["AS 2S 6C 8C 8D TH JH QH 4D 5S 6S", "7H 7S 7D 3C 4C JK 9D 9S KH QD JD",
+             "2C 3D 4S 5D 6D 8S TS JS QS KD AH"]
+    g = deal("seven-hand", hands, "KS", "QC 2D 3H 5C 9C", first_round=2)
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3C 4C JK=5C", "discard QC")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass", "pass", "swap 5C 2")
+    assert g.view(1)["must_place"] == ["JK"]
+    illegal(g, "discard KH", "on the table before discarding")
+    play(g, "layoff JK=7 1", "discard KH")
+    assert "JK" not in g.view(1)["hand"]
