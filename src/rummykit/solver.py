@@ -120,6 +120,29 @@ class Solver:
             return need <= len(comps)
         return True
 
+    def shortfall(self, hand: Sequence[int], comps: Sequence[Component]) -> int:
+        """A lower bound on how many more cards ``hand`` needs to meet ``comps``: the
+        wild cards the sets and runs would still lack, less the wilds held.  0 does not
+        promise the contract (find it with :meth:`solve`); more than 0 rules it out."""
+        cnt = [0] * NUM_FACES
+        for c in hand:
+            cnt[c] += 1
+        wild = sum(cnt[c] for c in self._wild_codes)
+        need = 0
+        for kind, pick in (("set", self._set_marginals), ("run", self._run_marginals)):
+            sizes = [c.size for c in comps if c.kind in (kind, "meld")]
+            if not sizes:
+                continue
+            k = min(sizes)
+            marg = sorted(pick(cnt, k)) + [k] * len(sizes)
+            need += sum(marg[: len([c for c in comps if c.kind == kind]) or 0])
+        melds = [c for c in comps if c.kind == "meld"]
+        if melds:
+            k = min(c.size for c in melds)
+            marg = sorted(self._set_marginals(cnt, k) + self._run_marginals(cnt, k)) + [k] * len(melds)
+            need += sum(marg[: len(melds)])
+        return max(0, need - wild)
+
     def feasible(self, cnt: list[int], comps: Sequence[Component]) -> bool:
         """False when ``comps`` surely cannot be met: even sharing no natural card, the
         sets and runs asked for would need more wild cards than the hand holds.  Sound:

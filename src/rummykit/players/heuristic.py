@@ -1,0 +1,208 @@
+"""The heuristic player ("medium"): plans with the contract solver, from its view alone.
+
+It measures how far its hand is from the contract (``Solver.shortfall``), takes or buys a
+discard only when that brings the contract closer and the hand is not already swollen,
+melds and lays off as soon as it can, calls Shanghai and Rummy when offered, and
+discards the card that least hurts its plan — high cards first when an opponent is close
+to going out, and not a card that feeds a meld on the table when it has a choice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..cards import Card, format_cards, parse_card, parse_cards
+from ..engine.actions import (
+    Action,
+    Buy,
+    CallRummy,
+    CallShanghai,
+    Discard,
+    Draw,
+    LayOff,
+    Meld,
+    Pass,
+    Swap,
+    Take,
+)
+from ..melds import MeldRules, Rank, TableMeld, reading_from_items
+from ..rules.registry import Variant, get_variant
+from ..rules.spec import describe_contract
+
+
+class HeuristicPlayer:
+    """See the module docstring.  ``variant`` is needed only for house rules that are not
+    a built-in ruleset; otherwise the view's ``ruleset`` names it."""
+
+    name = "medium"
+
+    def __init__(self, seed: int = 0, variant: Variant | None = None):
+        self.rng = random.Random(seed)
+        self.variant = variant
+
+    # -- what the view says ---------------------------------------------------------------
+
+    def _setup(self, view: dict[str, Any]) -> tuple[Variant, MeldRules, list[Card], list[TableMeld]]:
+        v = self.variant or get_variant(view["ruleset"])
+        rules = v.meld_rules(view["players"])
+        hand = parse_cards(view["hand"])
+        table = []
+        for cards, info in zip(view["melds"], view["meld_info"], strict=True):
+            items = []
+            for c, m in zip(parse_cards(cards), info["stands_for"], strict=True):
+                mean: Card | Rank | None = None
+                if rules.is_wild(c):
+                    mean = parse_card(m) if len(m) == 2 else Rank("A23456789TJQK".index(m) + 1)
+                items.append((c, mean))
+            rds = reading_from_items(items, rules, min_set=2, min_run=2, pair=info["kind"] == "pair")
+            rds = [rd for rd in rds if rd.kind == info["kind"]] or rds
+            if rds:
+                table.append(TableMeld.from_reading(rds[0], info["owner"], rules, True))
+        return v, rules, hand, table
+
+    def _shortfall(self, v: Variant, view: dict[str, Any], cards: Sequence[Card]) -> int:
+        seat = view["seat"]
+        if not v.spec.contracts or view["down"][seat]:
+            return 0
+        return v.solver(view["players"]).shortfall(cards, v.spec.contract(view["round"]))
+
+    @staticmethod
+    def _useful(c: Card, hand: Sequence[Card], rules: MeldRules) -> int:
+        """How many other cards in hand ``c`` works with (same rank, or near in suit)."""
+        if rules.is_wild(c):
+            return 99
+        n = 0
+        for o in hand:
+            if o is c or rules.is_wild(o):
+                continue
+            if o.rank == c.rank:
+                n += 2
+            elif o.suit == c.suit and abs(o.rank - c.rank) <= 2:
+                n += 1
+        return n
+
+    # -- choosing ---------------------------------------------------------------------
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+        return self.explain(view, legal_actions)[0]
+
+    def explain(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> tuple[Action, str]:
+        """The suggested action and one sentence why."""
+        acts = list(legal_actions)
+        if len(acts) == 1:
+            return acts[0], "It is the only legal action."
+        v, rules, hand, table = self._setup(view)
+        phase = view["phase"]
+        if phase == "may_i":
+            return self._window(v, view, hand, acts)
+        if phase == "call":
+            return self._call(v, view, rules, hand, table, acts)
+        if phase == "draw":
+            return self._draw(v, view, rules, hand, table, acts)
+        return self._play(v, view, rules, hand, table, acts)
+
+    def _contract_words(self, v: Variant, view: dict[str, Any]) -> str:
+        if not v.spec.contracts:
+            return "your melds"
+        return describe_contract(v.spec.contract(view["round"]))
+
+    def _window(self, v: Variant, view: dict[str, Any], hand: list[Card],
+                acts: list[Action]) -> tuple[Action, str]:
+        top = parse_card(view["discard_top"])
+        before = self._shortfall(v, view, hand)
+        after = self._shortfall(v, view, hand + [top])
+        dealt = v.spec.cards_dealt(view["round"], view["players"])
+        danger = min(n for s, n in enumerate(view["hand_sizes"]) if s != view["seat"]) <= 3
+        if Buy() in acts and after < before and len(hand) <= dealt + 3 and not danger:
+            return Buy(), (f"Take {top}: it brings {self._contract_words(v, view)} closer "
+                           f"({before} cards short, then {after}).")
+        words = self._contract_words(v, view)
+        return Pass(), f"Pass on {top}: it does not bring {words} closer enough to pay for."
+
+    def _call(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
+              table: list[TableMeld], acts: list[Action]) -> tuple[Action, str]:
+        calls = [a for a in acts if isinstance(a, (CallShanghai, CallRummy))]
+        if not calls:
+            return Pass(), "Pass: there is nothing to call."
+        if isinstance(calls[0], CallShanghai):
+            return calls[0], "Call Shanghai: the discard goes on the table and your hand gets smaller."
+        best = self._rank_discards(v, view, rules, hand, table, [a.card for a in calls
+                                                                  if isinstance(a, CallRummy) and a.card])
+        shed = best[0]
+        return CallRummy(shed), f"Call Rummy and shed {shed}: the card least useful to you."
+
+    def _draw(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
+              table: list[TableMeld], acts: list[Action]) -> tuple[Action, str]:
+        for a in acts:  # meld-before-draw rulesets: play first
+            if isinstance(a, (Meld, LayOff, Swap)):
+                return self._play(v, view, rules, hand, table, acts)
+        if Take() in acts and view["discard_top"]:
+            top = parse_card(view["discard_top"])
+            before = self._shortfall(v, view, hand)
+            after = self._shortfall(v, view, hand + [top])
+            if after < before:
+                return Take(), (f"Take {top}: it brings {self._contract_words(v, view)} closer "
+                                f"({before} cards short, then {after}).")
+            if not v.spec.contracts or view["down"][view["seat"]]:
+                if any(m.layoff_meanings(top, rules) for m in table) and not rules.is_wild(top):
+                    return Take(), f"Take {top}: it can be laid off at once."
+                if self._useful(top, hand, rules) >= 2:
+                    return Take(), f"Take {top}: it goes with cards you hold."
+        return Draw(), "Draw from the stock: the discard does not help."
+
+    def _play(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
+              table: list[TableMeld], acts: list[Action]) -> tuple[Action, str]:
+        melds = [a for a in acts if isinstance(a, Meld)]
+        if melds:
+            values = v.spec.values_table()
+            best = max(melds, key=lambda m: (len(m.cards()), sum(values[c] for c in m.cards())))
+            groups = " / ".join(format_cards(c for c, _ in g) for g in best.melds)
+            return best, f"Meld {groups}: lay down {self._contract_words(v, view)} as soon as you can."
+        swaps = [a for a in acts if isinstance(a, Swap)]
+        if swaps:
+            return swaps[0], f"Swap {swaps[0].card} for the wild card it stands for, and play the wild."
+        layoffs = [a for a in acts if isinstance(a, LayOff)]
+        if layoffs:
+            naturals = [a for a in layoffs if a.meaning is None] or layoffs
+            a = naturals[0]
+            return a, f"Lay off {a.card} on meld {a.meld + 1}: one card fewer to pay for."
+        discards = [a for a in acts if isinstance(a, Discard)]
+        if discards:
+            order = self._rank_discards(v, view, rules, hand, table, [a.card for a in discards])
+            c = order[0]
+            return Discard(c), self._discard_reason(v, view, rules, hand, c)
+        return acts[0], "It is the only way to go on."
+
+    def _danger(self, view: dict[str, Any]) -> bool:
+        return min(n for s, n in enumerate(view["hand_sizes"]) if s != view["seat"]) <= 3
+
+    def _rank_discards(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
+                       table: list[TableMeld], options: list[Card]) -> list[Card]:
+        values = v.spec.values_table()
+        danger = self._danger(view)
+        scored = []
+        for c in dict.fromkeys(options):
+            rest = list(hand)
+            rest.remove(c)
+            short = self._shortfall(v, view, rest)
+            feeds = any(m.layoff_meanings(c, rules) for m in table)
+            useful = self._useful(c, hand, rules)
+            if danger:
+                key = (short, -values[c], feeds, useful)
+            else:
+                key = (short, useful, feeds, -values[c])
+            scored.append((key, self.rng.random(), c))
+        scored.sort()
+        return [c for _, _, c in scored]
+
+    def _discard_reason(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
+                        c: Card) -> str:
+        if self._danger(view):
+            return f"Discard {c}: an opponent is close to going out, so shed a costly card."
+        keep = [o for o in hand if o != c and self._useful(o, hand, rules) > 0]
+        if keep and v.spec.contracts and not view["down"][view["seat"]]:
+            shown = format_cards(sorted(keep)[:4])
+            return f"Discard {c}: keep {shown}, they go toward {self._contract_words(v, view)}."
+        return f"Discard {c}: it is the card least useful to your plan."
