@@ -107,3 +107,28 @@ def test_simulate_works_for_every_ruleset(vid):
     r = run("simulate", "-v", vid, "-n", "1", "--seed", "3", "-q")
     assert r.exit_code == 0, r.output
     assert "games per second" in r.output
+
+
+def test_hint_for_a_saved_position(tmp_path):
+    import random
+
+    g = rk.new_game("contract", players=3, seed=4)
+    rng = random.Random(1)
+    for _ in range(25):
+        g.apply(rng.choice(g.legal_actions()))
+    f = tmp_path / "pos.json"
+    f.write_text(json.dumps(g.record()))
+    r = run("hint", str(f))
+    assert r.exit_code == 0, r.output
+    assert "hint: " in r.output and " — " in r.output
+    other = (g.current_player + 1) % 3
+    assert "is not to act" in run("hint", str(f), "--seat", str(other)).output
+
+
+def test_hint_refuses_a_bad_file(tmp_path):
+    f = tmp_path / "bad.json"
+    f.write_text("{not json")
+    r = run("hint", str(f))
+    assert r.exit_code != 0 and "not a game record" in r.output
+    f.write_text(json.dumps({"ruleset": "contract"}))
+    assert "lacks" in run("hint", str(f)).output

@@ -109,6 +109,104 @@ def _print_summary(out: Console, s: dict[str, Any]) -> None:
     out.print(t)
 
 
+@main.command()
+@click.option("--variant", "-v", default="contract", show_default=True, help="A built-in ruleset id.")
+@click.option("--players", "-p", type=int, default=None, help="Seats (default: as many as --bots).")
+@click.option("--bots", "-b", default="medium,random,random,random", show_default=True,
+              help="The line-up, one per seat: random, easy, medium.")
+@click.option("--games", "-n", type=int, default=40, show_default=True,
+              help="Games to play (rounded up to whole rotations of the line-up).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--workers", "-w", type=int, default=1, show_default=True, help="Local worker processes.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write one row per bot to this CSV file.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Also draw the final score distributions to this PNG (needs matplotlib).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def arena(variant: str, players: int | None, bots: str, games: int, seed: int, workers: int,
+          as_json: bool, csv_path: str | None, plot_path: str | None, quiet: bool) -> None:
+    """Measure bots against each other with duplicate play (same deals, seats rotated)."""
+    from ..arena import run_arena
+    from ..players import make_player
+    from .report import arena_table, write_csv, write_plot
+
+    lineup = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        v = get_variant(variant)
+        for b in lineup:
+            make_player(b)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    n = players if players is not None else len(lineup)
+    if n != len(lineup):
+        raise click.UsageError(f"--bots names {len(lineup)} bots for {n} seats")
+    lo, hi = v.spec.players
+    if not lo <= n <= hi:
+        raise click.UsageError(f"{v.id} is for {lo}-{hi} players, not {n}")
+    if games < 1 or workers < 1:
+        raise click.UsageError("--games and --workers must be at least 1")
+    if plot_path:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise click.UsageError("--plot needs matplotlib: pip install -e '.[plot]'") from None
+    out = Console(stderr=as_json)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    total = max(1, -(-games // n)) * n
+    with Progress(TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=out, disable=quiet, transient=True) as bar:
+        task = bar.add_task("games", total=total)
+        summary = run_arena(v.id, lineup, games, seed, workers, on_game=lambda _r: bar.advance(task))
+    if csv_path:
+        write_csv(summary, csv_path)
+    if plot_path:
+        write_plot(summary, plot_path)
+    if as_json:
+        click.echo(json.dumps({
+            "ruleset": summary.variant, "players": n, "games": summary.games, "seed": seed,
+            "bots": [{k: b[k] for k in b if k != "scores"} for b in summary.bots],
+        }, indent=2))
+    else:
+        out.print(arena_table(summary))
+
+
+@main.command()
+@click.argument("record_file", type=click.Path(dir_okay=False))
+@click.option("--seat", type=int, default=None, help="The seat to advise (default: the seat to act).")
+@click.option("--line", type=int, default=1, show_default=True,
+              help="For a file of JSON lines (simulate --records): which record.")
+def hint(record_file: str, seat: int | None, line: int) -> None:
+    """Suggest a move, with the reason, for a saved game position (a game record)."""
+    from ..engine.record import replay
+    from ..players import HeuristicPlayer
+
+    try:
+        text = Path(record_file).read_text()
+    except OSError as e:
+        raise click.ClickException(f"cannot read {record_file}: {e.strerror}") from None
+    try:
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        data = json.loads(text) if len(lines) <= 1 else json.loads(lines[line - 1])
+    except (json.JSONDecodeError, IndexError) as e:
+        raise click.ClickException(f"{record_file} is not a game record (JSON): {e}") from None
+    try:
+        g = replay(data)
+    except ValueError as e:
+        raise click.ClickException(f"{record_file}: {e}") from None
+    if g.is_over:
+        raise click.ClickException("that game is over: there is no move to suggest")
+    who = g.current_player if seat is None else seat
+    if who != g.current_player:
+        raise click.ClickException(f"seat {who} is not to act: seat {g.current_player} is")
+    view = g.view(who)
+    action, why = HeuristicPlayer(0, g.variant).explain(view, g.legal_actions())
+    click.echo(f"{g.spec.name}, deal {view['round']} ({view['contract']}), seat {who}, phase {view['phase']}")
+    click.echo(f"hand: {' '.join(view['hand'])}   discard: {view['discard_top'] or '-'}")
+    click.echo(f"hint: {action.text()} — {why}")
+
+
 @main.group()
 def rules() -> None:
     """List, show and check rulesets and house-rules files."""
