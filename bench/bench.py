@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import rummykit as rk  # noqa: E402
-from rummykit.cards import JOKER, make_pack  # noqa: E402
+from rummykit.cards import make_pack  # noqa: E402
 
 
 def random_play(variant: str, players: int, games: int, seed: int = 1) -> tuple[float, int]:
@@ -82,7 +82,6 @@ def find_contract_bench(n: int) -> None:
         met = sum(v.find_contract(r, h, players=4) is not None for h, r in pairs)
         print(f"{name:<34}{statistics.median(ts):>10.1f}{pct(ts, 0.99):>10.1f}{max(ts):>10.1f}"
               f"{met / min(500, len(hs)):>7.0%}")
-    _ = JOKER
 
 
 def openspiel_gin(games: int) -> float | None:

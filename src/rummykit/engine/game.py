@@ -14,10 +14,11 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..cards import CARDS, Card, format_cards, sorted_cards
-from ..melds import Rank, Reading, TableMeld, reading_from_items
+from ..cards import CARDS, Card, format_cards, make_pack, parse_cards, sorted_cards
+from ..melds import Rank, Reading, TableMeld, face_at, reading_from_items
 from ..rules.registry import Variant, get_variant
-from ..rules.spec import describe_contract
+from ..rules.spec import Component, describe_contract
+from ..solver import ContractRules, Solver
 from .actions import (
     Action,
     Buy,
@@ -32,8 +33,10 @@ from .actions import (
     Swap,
     Take,
     format_action,
+    parse_action,
 )
-from .scoring import hand_value, number, score_round
+from .scoring import hand_value, number, score_round, settlement
+from .view import build_view
 
 CUT, DRAW, MAY_I, PLAY, CALL, OVER = "cut", "draw", "may_i", "play", "call", "over"
 
@@ -80,8 +83,6 @@ class Game:
         self.pack_size = 52 * self.decks + self.jokers
         self.stacked: list[Card] | None = None
         if deck is not None:
-            from ..cards import make_pack, parse_cards
-
             cards = parse_cards(deck) if isinstance(deck, str) else [CARDS[int(c)] for c in deck]
             rest = Counter(make_pack(*spec.pack_for(players)))
             rest.subtract(cards)
@@ -109,9 +110,11 @@ class Game:
         self.last_round: dict[str, Any] | None = None
         self.is_over = False
         self.winners: list[int] = []
+        self.settlement: list[Fraction] | None = None  # Progressive: units paid and received
         self.state_id = 0
         self._legal: list[Action] | None = None
         self._contract_cache: dict[tuple[int, ...], list[Reading] | None] = {}
+        self._wh_solver: Solver | None = None
         self._start_round()
 
     # ------------------------------------------------------------------ round set-up
@@ -188,8 +191,6 @@ class Game:
                     f"{self.discard[-1]} turned up", card=str(self.discard[-1]), dealer=self.dealer)
 
     def _full_pack(self) -> list[Card]:
-        from ..cards import make_pack
-
         return make_pack(self.decks, self.jokers)
 
     # ------------------------------------------------------------------ queries
@@ -428,8 +429,6 @@ class Game:
         """Wrotham deals 4-6: melds of the whole hand at once, keeping at most one card
         to discard."""
         hand = self.hands[seat]
-        from ..rules.spec import Component
-
         comps = (Component("meld", 3),)
         out: list[Action] = []
         tried = set()
@@ -448,10 +447,8 @@ class Game:
                     out.append(act)
         return out
 
-    def _whole_hand_solver(self) -> Any:
-        from ..solver import ContractRules, Solver
-
-        if not hasattr(self, "_wh_solver"):
+    def _whole_hand_solver(self) -> Solver:
+        if self._wh_solver is None:
             self._wh_solver = Solver(self.rules, self.values, ContractRules(count="at_least"))
         return self._wh_solver
 
@@ -514,8 +511,6 @@ class Game:
             return [CARDS[s * 13 + m.rank - 1] for s in range(4)]
         if m.kind != "run":
             return []
-        from ..melds import face_at
-
         return [face_at(m.suit, m.lo - 1), face_at(m.suit, m.hi + 1)]
 
     def _layoff_options(self, seat: int) -> list[Action]:
@@ -608,8 +603,6 @@ class Game:
         """Apply ``action`` (or its text form) for the seat to act.  An illegal action
         raises IllegalActionError and changes nothing."""
         if isinstance(action, str):
-            from .actions import parse_action
-
             try:
                 action = parse_action(action)
             except ValueError as e:
@@ -1225,8 +1218,6 @@ class Game:
             best = min(self.scores)
         self.winners = [s for s in range(self.n) if self.scores[s] == best]
         if sp.settlement == "position":
-            from .scoring import settlement
-
             self.settlement = settlement(self.scores, self.kitty)
 
     # ------------------------------------------------------------------ views
@@ -1235,8 +1226,6 @@ class Game:
         """What ``seat`` sees: its own hand, everything public, nothing hidden."""
         if not 0 <= seat < self.n:
             raise ValueError(f"seat must be 0-{self.n - 1}, not {seat}")
-        from .view import build_view
-
         return build_view(self, seat)
 
     def record(self) -> dict[str, Any]:

@@ -57,6 +57,6 @@ def build_view(g: Game, seat: int) -> dict[str, Any]:
         "taken": str(g.taken) if own_turn and g.taken is not None else None,
         "must_place": [str(c) for c in g.pending] if own_turn else [],
     }
-    if g.is_over and getattr(g, "settlement", None) is not None:
+    if g.is_over and g.settlement is not None:
         view["settlement"] = [number(x) for x in g.settlement]
     return view
