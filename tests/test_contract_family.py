@@ -452,3 +452,17 @@ def test_contract_meld_whose_wilds_fit_only_one_way_needs_no_meaning():
     g = deal("contract", [S0, "7H 7S JK 9C 9D 9S 3H 4H 5H KC", S2], "KS", "6H")
     play(g, "draw", "pass", "pass", "meld 7H 7S JK / 9C 9D 9S")
     assert g.view(0)["meld_info"][0]["stands_for"] == ["7", "7", "7"]
+
+
+def test_may_i_a_thirteen_card_run_ace_to_king_melds_though_the_ace_reads_low_or_high():
+    # deal 3, two runs of four, larger allowed: AS..KS reads A-K or 2-A, every card standing
+    # for itself either way, so melding it must not ask what anything stands for
+    hands = ["3C 4D 5H 6C 7D 8H 9C TD JH QC", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS",
+             "5C 6D 7H 8C 9D TH JC QD KH 3D"]
+    g = deal("may-i", hands, "2C", "KD", first_round=3)
+    g.hands[1] += rk.parse_cards("JS QS KS 6C 7C 8C 9C")  # as if bought over the last turns
+    g.apply("draw")
+    for _ in range(2):
+        g.apply("pass")
+    g.apply("meld AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS / 6C 7C 8C 9C")
+    assert g.down[1] and len(g.table) == 2

@@ -45,6 +45,13 @@ class IllegalActionError(ValueError):
     """An action the rules do not allow now; the message says why, for a player."""
 
 
+def _meanings(rd: Reading) -> tuple[tuple[int, int], ...]:
+    """What each card of a reading stands for, as (card, face or rank) pairs, in order."""
+    if rd.kind == "run":
+        return tuple(sorted((int(c), int(face_at(rd.suit, rd.lo + i))) for i, c in enumerate(rd.cards)))
+    return tuple(sorted((int(c), rd.rank) for c in rd.cards))
+
+
 def _seat_name(s: int) -> str:
     return f"Seat {s}"
 
@@ -134,6 +141,8 @@ class Game:
         self.down_turn = [-1] * n
         self.played_before = [False] * n
         self.buys = [0] * n
+        # cards every seat saw go into a hand (taken, bought, swapped) and not since played
+        self.known: list[list[Card]] = [[] for _ in range(n)]
         self.log: list[dict[str, Any]] = []
         self.stock_reuses = 0
         self.turn_index = 0
@@ -754,9 +763,15 @@ class Game:
 
     # -- drawing ---------------------------------------------------------------------
 
+    def _forget(self, seat: int, c: Card) -> None:
+        """``c`` left ``seat``'s hand in public view: one fewer card known to be there."""
+        if c in self.known[seat]:
+            self.known[seat].remove(c)
+
     def _do_take(self, seat: int) -> None:
         c = self.discard.pop()
         self.hands[seat].append(c)
+        self.known[seat].append(c)
         self.taken = c
         self.phase = PLAY
         self._event(seat, "take", f"{_seat_name(seat)} took {c} from the discard pile", card=str(c))
@@ -787,6 +802,7 @@ class Game:
         if self.discard:
             c = self.discard.pop()
             self.hands[seat].append(c)
+            self.known[seat].append(c)
             self._event(seat, "take", f"{_seat_name(seat)} had no discard and took {c} "
                         f"from the discard pile", card=str(c))
         s = self._pop_stock()
@@ -850,6 +866,7 @@ class Game:
         b = self.spec.buying
         c = self.discard.pop()
         self.hands[seat].append(c)
+        self.known[seat].append(c)
         self.buys[seat] += 1
         self.kitty += b.cost
         extra = b.extra_cards_by_round.get(self.round_no, b.extra_cards)
@@ -913,6 +930,7 @@ class Game:
         hand = self.hands[caller]
         took = hand.pop(self.rng.randrange(len(hand)))
         self.hands[discarder].append(took)
+        self.known[caller] = []  # any of them may be the card drawn at random
         self._event(
             caller, "shanghai",
             f"{_seat_name(caller)} called Shanghai and laid {c} off on meld {lay.meld + 1}; "
@@ -931,6 +949,7 @@ class Game:
         assert caller is not None
         called = self.discard[-1]
         self.hands[caller].remove(shed)
+        self._forget(caller, shed)
         self.discard.append(shed)
         self._event(caller, "rummy", f"{_seat_name(caller)} called Rummy on {called} and discarded {shed}",
                     card=str(shed), called=str(called))
@@ -975,7 +994,9 @@ class Game:
                 # the wilds of this meld read several ways: which ones meet the contract?
                 fits = [rd for rd in rds if self.solver.meets(
                     self.contract, options[:i] + [[rd]] + options[i + 1 :], whole_hand=whole)]
-                if len(fits) > 1:
+                # readings where every card stands for the same thing (a 13-card run read
+                # A-K or 2-A) are one meld
+                if len({_meanings(rd) for rd in fits}) > 1:
                     raise IllegalActionError(
                         "Say what the wild cards stand for; the legal readings are: "
                         + "; ".join(self._reading_text(rd) for rd in fits[:6])
@@ -1018,6 +1039,7 @@ class Game:
         for rd in readings:
             for c in rd.cards:
                 hand.remove(c)
+                self._forget(seat, c)
                 if c in self.pending:
                     self.pending.remove(c)
             self.table.append(TableMeld.from_reading(rd, seat, rules, limited))
@@ -1081,6 +1103,7 @@ class Game:
     def _do_layoff(self, seat: int, a: LayOff) -> None:
         m = self.table[a.meld]
         self.hands[seat].remove(a.card)
+        self._forget(seat, a.card)
         m.add(a.card, a.meaning, self.rules)
         if a.card in self.pending and self.spec.swap != "new_meld_same_turn":
             self.pending.remove(a.card)
@@ -1119,6 +1142,8 @@ class Game:
         hand = self.hands[seat]
         hand.remove(a.card)
         hand.append(wild)
+        self._forget(seat, a.card)
+        self.known[seat].append(wild)
         if self.spec.swap != "to_hand":
             self.pending.append(wild)
         self.played_this_turn = True
@@ -1134,6 +1159,7 @@ class Game:
 
     def _do_discard(self, seat: int, c: Card, protect: bool = False) -> None:
         self.hands[seat].remove(c)
+        self._forget(seat, c)
         self.discard.append(c)
         self.protected = protect
         called = " calling Shanghai (protected)" if protect else ""
