@@ -9,7 +9,9 @@ time, and an openskill (Plackett-Luce) rating with mu ± 2 sigma.
 
 from __future__ import annotations
 
+import logging
 import math
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -30,6 +32,7 @@ class GameResult:
     outs: list[int]  # rounds each seat went out
     think: list[float]  # seconds of decision time per seat
     decisions: list[int]
+    times: list[list[float]] = field(default_factory=list)  # each decision's seconds, per seat
 
 
 def entry_labels(bots: Sequence[str]) -> list[str]:
@@ -49,19 +52,47 @@ def play_one(variant: str, bots: Sequence[str], deal: int, rotation: int, seed: 
     game_seed = seed * 1_000_003 + deal
     players = [make_player(bots[e], seed=game_seed * 31 + e) for e in entries]
     g = new_game(variant, players=n, seed=game_seed)
-    think = [0.0] * n
-    decisions = [0] * n
+    times: list[list[float]] = [[] for _ in range(n)]
     while not g.is_over:
         s = g.current_player
         acts = g.legal_actions()
+        view = g.view(s)
         t = time.perf_counter()
-        a = players[s].choose(g.view(s), acts)
-        think[s] += time.perf_counter() - t
-        decisions[s] += 1
+        a = players[s].choose(view, acts)
+        times[s].append(time.perf_counter() - t)
         g.apply(a)
     outs = [sum(1 for r in g.history if r["winner"] == s) for s in range(n)]
     return GameResult(deal, rotation, entries, [float(x) for x in g.scores], list(g.winners), outs,
-                      think, decisions)
+                      [sum(t) for t in times], [len(t) for t in times], times)
+
+
+def _run_ray(jobs: list[tuple[Any, ...]], workers: int, address: str | None,
+             on_game: Callable[[GameResult], None] | None) -> list[GameResult]:
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("--backend ray needs Ray: pip install -e '.[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False, logging_level=logging.ERROR,
+                     log_to_driver=False)
+    try:
+        remote = ray.remote(num_cpus=1)(play_one)
+        pending = [remote.remote(*job) for job in jobs]
+        results: list[GameResult] = []
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for res in ray.get(ready):
+                results.append(res)
+                if on_game:
+                    on_game(res)
+        return results
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -91,13 +122,21 @@ def run_arena(
     seed: int = 1,
     workers: int = 1,
     on_game: Callable[[GameResult], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> Summary:
-    """Play ``games`` games (rounded up to whole rotations) and summarise them."""
+    """Play ``games`` games (rounded up to whole rotations) and summarise them.
+    ``backend``: ``local`` (a process pool of ``workers``) or ``ray`` (a local Ray with
+    ``workers`` CPUs, or the cluster at ``address``)."""
     n = len(bots)
     deals = max(1, math.ceil(games / n))
     jobs = [(variant, list(bots), d, r, seed) for d in range(deals) for r in range(n)]
     results: list[GameResult] = []
-    if workers <= 1:
+    if backend == "ray":
+        results = _run_ray(jobs, workers, address, on_game)
+    elif backend != "local":
+        raise ValueError(f"unknown backend {backend!r}; choose local or ray")
+    elif workers <= 1:
         for job in jobs:
             res = play_one(*job)
             results.append(res)
@@ -115,6 +154,13 @@ def run_arena(
     return summarise(variant, bots, results, seed)
 
 
+def _quantile(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, int(q * len(ys)))]
+
+
 def summarise(variant: str, bots: Sequence[str], results: list[GameResult], seed: int) -> Summary:
     from openskill.models import PlackettLuce
 
@@ -130,6 +176,7 @@ def summarise(variant: str, bots: Sequence[str], results: list[GameResult], seed
     outs = [0] * n
     think = [0.0] * n
     decisions = [0] * n
+    times: list[list[float]] = [[] for _ in range(n)]
     scores_by_entry: list[list[float]] = [[] for _ in range(n)]
     for res in results:
         for seat, e in enumerate(res.entries):
@@ -140,6 +187,8 @@ def summarise(variant: str, bots: Sequence[str], results: list[GameResult], seed
             outs[e] += res.outs[seat]
             think[e] += res.think[seat]
             decisions[e] += res.decisions[seat]
+            if res.times:
+                times[e].extend(res.times[seat])
         order = [res.scores[seat] if low_wins else -res.scores[seat] for seat in range(n)]
         teams = [[ratings[e]] for e in res.entries]
         ranked = model.rate(teams, scores=[-x for x in order])
@@ -158,6 +207,8 @@ def summarise(variant: str, bots: Sequence[str], results: list[GameResult], seed
             "mean_score": score_sum[e] / g if g else 0.0,
             "rounds_out": outs[e],
             "mean_decision_ms": think[e] / max(1, decisions[e]) * 1000,
+            "median_decision_ms": statistics.median(times[e]) * 1000 if times[e] else 0.0,
+            "p99_decision_ms": _quantile(times[e], 0.99) * 1000,
             "rating": r.mu,
             "rating_ci": [r.mu - 2 * r.sigma, r.mu + 2 * r.sigma],
             "scores": scores_by_entry[e],

@@ -123,9 +123,13 @@ def _print_summary(out: Console, s: dict[str, Any]) -> None:
               help="Also write one row per bot to this CSV file.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="Also draw the final score distributions to this PNG (needs matplotlib).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where games run: a local process pool, or Ray (needs the ray extra).")
+@click.option("--address", default=None, help="With --backend ray: an existing Ray cluster to join.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def arena(variant: str, players: int | None, bots: str, games: int, seed: int, workers: int,
-          as_json: bool, csv_path: str | None, plot_path: str | None, quiet: bool) -> None:
+          as_json: bool, csv_path: str | None, plot_path: str | None, backend: str,
+          address: str | None, quiet: bool) -> None:
     """Measure bots against each other with duplicate play (same deals, seats rotated)."""
     from ..arena import run_arena
     from ..players import make_player
@@ -146,6 +150,13 @@ def arena(variant: str, players: int | None, bots: str, games: int, seed: int, w
         raise click.UsageError(f"{v.id} is for {lo}-{hi} players, not {n}")
     if games < 1 or workers < 1:
         raise click.UsageError("--games and --workers must be at least 1")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise click.UsageError("--backend ray needs Ray: pip install -e '.[ray]'") from None
+    elif address:
+        raise click.UsageError("--address is for --backend ray")
     if plot_path:
         try:
             import matplotlib  # noqa: F401
@@ -158,7 +169,8 @@ def arena(variant: str, players: int | None, bots: str, games: int, seed: int, w
     with Progress(TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=out, disable=quiet, transient=True) as bar:
         task = bar.add_task("games", total=total)
-        summary = run_arena(v.id, lineup, games, seed, workers, on_game=lambda _r: bar.advance(task))
+        summary = run_arena(v.id, lineup, games, seed, workers, on_game=lambda _r: bar.advance(task),
+                            backend=backend, address=address)
     if csv_path:
         write_csv(summary, csv_path)
     if plot_path:

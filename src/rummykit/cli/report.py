@@ -12,20 +12,21 @@ from ..arena import Summary
 def arena_table(s: Summary) -> Table:
     t = Table(title=f"{s.variant}, {s.players} players: {s.games} duplicate games (seed {s.seed}); "
                     f"parity {1 / s.players:.0%}")
-    for col in ("bot", "games", "win share", "95% interval", "mean score", "rounds out", "ms/decision",
-                "rating (±2σ)"):
+    for col in ("bot", "games", "win share", "95% interval", "mean score", "rounds out",
+                "ms/decision mean", "median", "p99", "rating (±2σ)"):
         t.add_column(col, justify="left" if col == "bot" else "right")
     for b in s.bots:
         lo, hi = b["win_share_ci"]
         rlo, rhi = b["rating_ci"]
         t.add_row(b["bot"], str(b["games"]), f"{b['win_share']:.1%}", f"{lo:.1%}-{hi:.1%}",
                   f"{b['mean_score']:.1f}", str(b["rounds_out"]), f"{b['mean_decision_ms']:.2f}",
+                  f"{b['median_decision_ms']:.2f}", f"{b['p99_decision_ms']:.1f}",
                   f"{b['rating']:.1f} ({rlo:.1f}..{rhi:.1f})")
     return t
 
 
 FIELDS = ("bot", "games", "win_share", "win_share_lo", "win_share_hi", "mean_score", "rounds_out",
-          "mean_decision_ms", "rating", "rating_lo", "rating_hi")
+          "mean_decision_ms", "median_decision_ms", "p99_decision_ms", "rating", "rating_lo", "rating_hi")
 
 
 def write_csv(s: Summary, path: str) -> None:
@@ -34,7 +35,8 @@ def write_csv(s: Summary, path: str) -> None:
         w.writerow(("ruleset", "players", *FIELDS))
         for b in s.bots:
             w.writerow((s.variant, s.players, b["bot"], b["games"], b["win_share"], *b["win_share_ci"],
-                        b["mean_score"], b["rounds_out"], b["mean_decision_ms"], b["rating"],
+                        b["mean_score"], b["rounds_out"], b["mean_decision_ms"], b["median_decision_ms"],
+                        b["p99_decision_ms"], b["rating"],
                         *b["rating_ci"]))
 
 

@@ -56,6 +56,25 @@ def build_view(g: Game, seat: int) -> dict[str, Any]:
         # this seat's own turn facts
         "taken": str(g.taken) if own_turn and g.taken is not None else None,
         "must_place": [str(c) for c in g.pending] if own_turn else [],
+        # public facts every seat at the table saw: the discard pile (bottom to top), the
+        # cards seen going into each hand and not since played, and where the turn stands
+        "discard_pile": [str(c) for c in g.discard],
+        "known": [[str(c) for c in sorted_cards(k)] for k in g.known],
+        "turn_state": {
+            "turn_index": g.turn_index,
+            "down_turn": list(g.down_turn),
+            "played_before": list(g.played_before),
+            "asked": g.asked,
+            "queue": list(g.queue),
+            "call_kind": g.call_kind,
+            "protected": g.protected,
+            "last_taker": g.last_taker,
+            "taken": None if g.taken is None else str(g.taken),
+            "pending": [str(c) for c in g.pending],
+            "melds_this_turn": g.melds_this_turn,
+            "played_this_turn": g.played_this_turn,
+            "skip_draw": g.skip_draw,
+        },
     }
     if g.is_over and g.settlement is not None:
         view["settlement"] = [number(x) for x in g.settlement]

@@ -19,14 +19,53 @@ class Player(Protocol):
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action: ...
 
 
-def make_player(level: str, seed: int = 0) -> Player:
-    """A player by name: ``random``, ``easy`` (= random for now), ``medium`` / ``heuristic``."""
+LEVELS = ("random", "easy", "medium", "hard")
+SETTINGS = {"samples": int, "budget": float, "width": int, "horizon": int, "margin": float,
+            "short_cost": float}
+
+
+def parse_settings(text: str) -> dict[str, Any]:
+    """``samples=4:budget=0.5`` -> {"samples": 4, "budget": 0.5} (the hard player's settings)."""
+    out: dict[str, Any] = {}
+    for part in text.split(":"):
+        key, eq, value = part.partition("=")
+        if not eq or key not in SETTINGS:
+            raise ValueError(f"bad setting {part!r}: use key=value with a key among {', '.join(SETTINGS)}")
+        try:
+            out[key] = SETTINGS[key](value)
+        except ValueError:
+            raise ValueError(f"bad setting {part!r}: {value!r} is not a number") from None
+    return out
+ALIASES = {"heuristic": "medium", "search": "hard"}
+
+
+def make_player(level: str, seed: int = 0, **settings: Any) -> Player:
+    """A player by level: ``random``; ``easy`` (the heuristic, careless: it ignores
+    danger and what it feeds, and now and then discards a card it should keep);
+    ``medium`` / ``heuristic``; ``hard`` / ``search`` (determinized rollouts).
+    ``settings`` go to the search player (``samples``, ``budget``, ``width``, ...), and
+    may also be written in the name: ``hard:samples=4:budget=0.5``."""
     from .heuristic import HeuristicPlayer
     from .random_player import RandomPlayer
+    from .search import SearchPlayer
 
-    key = level.strip().lower()
-    if key in ("random", "easy"):
+    key, _, extra = level.strip().lower().partition(":")
+    key = ALIASES.get(key, key)
+    if extra:
+        if key != "hard":
+            raise ValueError(f"only hard takes settings ({level!r})")
+        settings = {**parse_settings(extra), **settings}
+    if key == "random":
         return RandomPlayer(seed)
-    if key in ("medium", "heuristic"):
+    if key == "easy":
+        return HeuristicPlayer(seed, careless=0.35)
+    if key == "medium":
         return HeuristicPlayer(seed)
-    raise ValueError(f"unknown player {level!r}; choose random, easy, medium or heuristic")
+    if key == "hard":
+        try:
+            return SearchPlayer(seed, **settings)
+        except TypeError:
+            raise ValueError(f"unknown setting in {level!r}; hard takes samples, budget, width, "
+                             "horizon, margin, short_cost") from None
+    raise ValueError(f"unknown player {level!r}; choose one of {', '.join(LEVELS)} "
+                     f"(or {', '.join(ALIASES)})")

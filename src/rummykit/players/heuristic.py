@@ -27,7 +27,9 @@ from ..engine.actions import (
     Swap,
     Take,
 )
-from ..melds import MeldRules, Rank, TableMeld, reading_from_items
+from ..engine.game import Game
+from ..engine.sample import table_from_view
+from ..melds import MeldRules, TableMeld
 from ..rules.registry import Variant, get_variant
 from ..rules.spec import describe_contract
 
@@ -38,29 +40,20 @@ class HeuristicPlayer:
 
     name = "medium"
 
-    def __init__(self, seed: int = 0, variant: Variant | None = None):
+    def __init__(self, seed: int = 0, variant: Variant | None = None, careless: float = 0.0):
         self.rng = random.Random(seed)
         self.variant = variant
+        self.careless = careless  # "easy": chance of a careless discard; ignores danger
+        if careless:
+            self.name = "easy"
 
     # -- what the view says ---------------------------------------------------------------
 
     def _setup(self, view: dict[str, Any]) -> tuple[Variant, MeldRules, list[Card], list[TableMeld]]:
         v = self.variant or get_variant(view["ruleset"])
         rules = v.meld_rules(view["players"])
-        hand = parse_cards(view["hand"])
-        table = []
-        for cards, info in zip(view["melds"], view["meld_info"], strict=True):
-            items = []
-            for c, m in zip(parse_cards(cards), info["stands_for"], strict=True):
-                mean: Card | Rank | None = None
-                if rules.is_wild(c):
-                    mean = parse_card(m) if len(m) == 2 else Rank("A23456789TJQK".index(m) + 1)
-                items.append((c, mean))
-            rds = reading_from_items(items, rules, min_set=2, min_run=2, pair=info["kind"] == "pair")
-            rds = [rd for rd in rds if rd.kind == info["kind"]] or rds
-            if rds:
-                table.append(TableMeld.from_reading(rds[0], info["owner"], rules, True))
-        return v, rules, hand, table
+        table = table_from_view(view, rules, v.spec.wild_limit_on_layoffs)
+        return v, rules, parse_cards(view["hand"]), table
 
     def _shortfall(self, v: Variant, view: dict[str, Any], cards: Sequence[Card]) -> int:
         seat = view["seat"]
@@ -94,6 +87,22 @@ class HeuristicPlayer:
         if len(acts) == 1:
             return acts[0], "It is the only legal action."
         v, rules, hand, table = self._setup(view)
+        return self._decide(v, view, rules, hand, table, acts)
+
+    def choose_in_game(self, g: Game, seat: int, acts: list[Action]) -> Action:
+        """The same choice, read straight off a game the caller owns — a search
+        player's own sampled game, where reading the view again would be slow."""
+        if len(acts) == 1:
+            return acts[0]
+        view = {
+            "seat": seat, "players": g.n, "phase": g.phase, "round": g.round_no,
+            "discard_top": str(g.discard[-1]) if g.discard else None, "down": g.down,
+            "hand_sizes": [len(h) for h in g.hands], "ruleset": g.spec.id,
+        }
+        return self._decide(g.variant, view, g.rules, list(g.hands[seat]), g.table, acts)[0]
+
+    def _decide(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
+                table: list[TableMeld], acts: list[Action]) -> tuple[Action, str]:
         phase = view["phase"]
         if phase == "may_i":
             return self._window(v, view, hand, acts)
@@ -172,10 +181,14 @@ class HeuristicPlayer:
         if discards:
             order = self._rank_discards(v, view, rules, hand, table, [a.card for a in discards])
             c = order[0]
+            if self.careless and self.rng.random() < self.careless:
+                c = self.rng.choice(order[: max(1, len(order) // 2)])
             return Discard(c), self._discard_reason(v, view, rules, hand, c)
         return acts[0], "It is the only way to go on."
 
     def _danger(self, view: dict[str, Any]) -> bool:
+        if self.careless:
+            return False
         return min(n for s, n in enumerate(view["hand_sizes"]) if s != view["seat"]) <= 3
 
     def _rank_discards(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
@@ -187,7 +200,7 @@ class HeuristicPlayer:
             rest = list(hand)
             rest.remove(c)
             short = self._shortfall(v, view, rest)
-            feeds = any(m.layoff_meanings(c, rules) for m in table)
+            feeds = not self.careless and any(m.layoff_meanings(c, rules) for m in table)
             useful = self._useful(c, hand, rules)
             if danger:
                 key = (short, -values[c], feeds, useful)

@@ -1,0 +1,174 @@
+"""The search player ("hard"): determinized rollouts over the seat's information set.
+
+At a decision that matters — take or draw, buy or pass, which card to discard — it
+lists a few candidate actions (the heuristic's favourites), then, for each of many
+*determinizations* (the unseen cards dealt at random, consistently with its view: see
+:mod:`rummykit.engine.sample`), plays every candidate forward to the end of the round
+with heuristic players in every seat.  The same determinization and the same rollout
+seeds serve every candidate (common random numbers), so the comparison is about the
+action, not the luck.  It picks the candidate with the best mean outcome: its own round
+points against the other seats' mean, the right way round for the ruleset's scoring.
+
+Melding, laying off, swaps and calls follow the heuristic (doing them at once is what
+the heuristic already does best).  The budget is a number of determinizations and a
+time limit per decision, whichever ends first.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from ..cards import parse_card
+from ..engine.actions import Action, Buy, Discard, Draw, Pass, Take
+from ..engine.game import Game
+from ..engine.sample import determinize
+from ..rules.registry import Variant, get_variant
+from .heuristic import HeuristicPlayer
+
+
+class SearchPlayer:
+    """See the module docstring.  ``samples``: determinizations per decision;
+    ``budget``: seconds per decision (at most); ``width``: discards compared;
+    ``horizon``: rounds of the table played forward before a rollout is cut short and
+    judged on the cards left in hand; ``margin``: how many standard errors a candidate
+    must beat the heuristic's choice by."""
+
+    name = "hard"
+
+    def __init__(self, seed: int = 0, *, samples: int = 16, budget: float = 1.0, width: int = 3,
+                 horizon: int = 2, margin: float = 1.0,
+                 short_cost: float = 10.0, variant: Variant | None = None):
+        if samples < 1 or budget <= 0 or width < 1 or horizon < 1:
+            raise ValueError("samples, budget, width and horizon must be positive")
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.budget = budget
+        self.width = width
+        self.horizon = horizon
+        self.margin = margin
+        self.short_cost = short_cost
+        self.variant = variant
+        self.heuristic = HeuristicPlayer(seed, variant)
+        self.last_stats: dict[str, Any] = {}
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+        return self.explain(view, legal_actions)[0]
+
+    # -- which decisions are searched ------------------------------------------------------
+
+    def candidates(self, view: dict[str, Any], acts: list[Action], hint: Action) -> list[Action]:
+        """The actions worth comparing; one action means: no search needed.  Taking or
+        buying a card is weighed only when the card brings the contract closer or goes
+        with the hand: otherwise it only adds penalty."""
+        phase = view["phase"]
+        h = self.heuristic
+        if phase in ("may_i", "draw") and isinstance(hint, (Take, Draw, Buy, Pass)) and view["discard_top"]:
+            v, rules, hand, table = h._setup(view)
+            top = parse_card(view["discard_top"])
+            helps = h._shortfall(v, view, hand + [top]) < h._shortfall(v, view, hand)
+            if not helps and not isinstance(hint, (Take, Buy)):
+                free = view["down"][view["seat"]] or not v.spec.contracts
+                if not free or h._useful(top, hand, rules) < 1:
+                    return [hint]
+            if phase == "may_i":
+                return [a for a in acts if isinstance(a, (Buy, Pass))]
+            return [a for a in acts if isinstance(a, (Take, Buy)) or a == Draw()]
+        if phase == "play" and isinstance(hint, Discard):
+            v, rules, hand, table = h._setup(view)
+            options = [a.card for a in acts if isinstance(a, Discard)]
+            ranked = h._rank_discards(v, view, rules, hand, table, options)
+            return [Discard(c) for c in ranked[: self.width]]
+        return [hint]
+
+    # -- the search ------------------------------------------------------------------------
+
+    def explain(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> tuple[Action, str]:
+        acts = list(legal_actions)
+        hint, why = self.heuristic.explain(view, acts)
+        cands = self.candidates(view, acts, hint)
+        if len(cands) <= 1:
+            self.last_stats = {"searched": False, "samples": 0}
+            return hint, why
+        if hint not in cands:
+            cands.insert(0, hint)
+        values = self.evaluate(view, cands)
+        done = len(values[0])
+        means = [sum(x) / done for x in values]
+        # leave the heuristic's choice only on evidence: the paired gain (same deals, same
+        # rollout seeds) must beat its standard error by ``self.margin``
+        base = cands.index(hint)
+        best, best_gain = base, 0.0
+        for i in range(len(cands)):
+            if i == base:
+                continue
+            diffs = [a - b for a, b in zip(values[i], values[base], strict=True)]
+            gain = sum(diffs) / done
+            var = sum((d - gain) ** 2 for d in diffs) / max(1, done - 1)
+            if gain > best_gain and gain > self.margin * math.sqrt(var / done):
+                best, best_gain = i, gain
+        a = cands[best]
+        self.last_stats = {"searched": True, "samples": done,
+                           "means": dict(zip(map(str, cands), means, strict=True))}
+        others = ", ".join(f"{c.text()} {m:+.1f}" for c, m in zip(cands, means, strict=True) if c != a)
+        if best == base:
+            return a, (f"{why} Over {done} deals of the unseen cards nothing did clearly better "
+                       f"({a.text()} {means[best]:+.1f} points against the table; {others}).")
+        return a, (f"{a.text().capitalize()}: over {done} deals of the unseen cards it did best "
+                   f"({means[best]:+.1f} points against the table; {others}).")
+
+    def evaluate(self, view: dict[str, Any], cands: list[Action]) -> list[list[float]]:
+        """Each candidate's rollout outcomes (higher is better), one per determinization."""
+        v = self.variant or get_variant(view["ruleset"])
+        seat = view["seat"]
+        sign = 1 if v.spec.scoring == "winner_takes" else -1
+        values: list[list[float]] = [[] for _ in cands]
+        start = time.perf_counter()
+        done = 0
+        while done < self.samples:
+            spent = time.perf_counter() - start
+            if done and spent * (done + 1) / done > self.budget:
+                break  # one more determinization would overrun the budget
+            deal_seed = self.rng.getrandbits(63)
+            play_seed = self.rng.getrandbits(32)
+            for i, a in enumerate(cands):
+                g = determinize(view, random.Random(deal_seed), v)
+                g.apply(a)
+                values[i].append(self._rollout(g, seat, play_seed, sign))
+            done += 1
+        return values
+
+    def _rollout(self, g: Game, seat: int, seed: int, sign: int) -> float:
+        """Play ``g`` forward with heuristic players: how much better ``seat`` did than
+        the other seats' mean.  A rollout that reaches the end of the round counts the
+        round's points (``sign`` = +1 when points are good); one cut short by the
+        horizon judges each hand by :meth:`_leaf`."""
+        players = [HeuristicPlayer(seed + s, self.variant) for s in range(g.n)]
+        rounds = len(g.history)
+        turn0 = g.turn_index
+        while len(g.history) == rounds and not g.is_over:
+            if g.turn_index - turn0 >= self.horizon * g.n:
+                left = [self._leaf(g, s) for s in range(g.n)]
+                return (sum(left) - left[seat]) / (g.n - 1) - left[seat]
+            who = g.current_player
+            acts = g.legal_actions()
+            g.apply(acts[0] if len(acts) == 1 else players[who].choose_in_game(g, who, acts))
+        else:
+            pts = [Fraction(p) for p in g.history[-1]["points"]]
+        others = (sum(pts) - pts[seat]) / (g.n - 1)
+        return sign * float(pts[seat] - others)
+
+    def _leaf(self, g: Game, seat: int) -> float:
+        """What a hand left mid-round is likely to cost: its penalty, plus
+        ``short_cost`` for each card it still lacks for the contract."""
+        hand = g.hands[seat]
+        cost = float(sum(g.values[c] for c in hand))
+        if g.spec.contracts and not g.down[seat]:
+            cost += self.short_cost * g.solver.shortfall(hand, g.contract)
+        return cost
+

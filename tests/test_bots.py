@@ -1,0 +1,260 @@
+"""The bots issue: levels, the search player, determinization from a view, the public
+knowledge the view carries, and bots that never make an illegal move.
+
+``RUMMYKIT_BOT_GAMES`` sets how many whole games per ruleset the no-illegal-move soak
+plays (CI: the default; a local soak: thousands)."""
+
+import os
+import random
+from collections import Counter
+
+import pytest
+from conftest import deal
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rummykit as rk
+from rummykit.arena import run_arena
+from rummykit.cards import make_pack
+from rummykit.engine.sample import determinize, unseen_cards
+from rummykit.players import HeuristicPlayer, Player, make_player
+from rummykit.players.search import SearchPlayer
+
+P = rk.parse_cards
+SOAK = int(os.environ.get("RUMMYKIT_BOT_GAMES", "6"))
+FAST_HARD = "hard:samples=1:width=2:horizon=1"
+
+
+def usual_players(vid: str) -> int:
+    lo, hi = rk.get_variant(vid).spec.players
+    return max(lo, min(4, hi))
+
+
+def play_random_steps(g, steps: int, seed: int) -> None:
+    bots = [make_player("random", seed + s) for s in range(g.n)]
+    for _ in range(steps):
+        if g.is_over:
+            return
+        s = g.current_player
+        g.apply(bots[s].choose(g.view(s), g.legal_actions()))
+
+
+# -- levels ----------------------------------------------------------------------------
+
+
+def test_levels_are_named_presets():
+    assert make_player("easy").name == "easy"
+    assert make_player("medium").name == "medium" == make_player("heuristic").name
+    hard = make_player("hard")
+    assert isinstance(hard, SearchPlayer) and hard.budget <= 1.0
+    tuned = make_player("hard:samples=4:budget=0.5")
+    assert isinstance(tuned, SearchPlayer) and (tuned.samples, tuned.budget) == (4, 0.5)
+    for p in (make_player("easy"), make_player("hard"), make_player("search")):
+        assert isinstance(p, Player)
+
+
+@pytest.mark.parametrize("bad, why", [
+    ("hard:samples=lots", "not a number"),
+    ("hard:depth=3", "key=value"),
+    ("medium:samples=3", "only hard takes settings"),
+    ("hard:samples=0", "positive"),
+])
+def test_bad_bot_settings_are_refused_with_a_reason(bad, why):
+    with pytest.raises(ValueError, match=why):
+        make_player(bad)
+
+
+# -- what the view carries for search ----------------------------------------------------
+
+
+def test_a_card_taken_from_the_discard_pile_is_known_to_every_seat():
+    g = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", "7H 7S 7D 9C 9D 3H 4H 5H KC QC",
+                          "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S", "6H 7C")
+    g.apply("take")
+    for seat in range(3):
+        assert g.view(seat)["known"][1] == ["9S"]
+    g.apply("discard KC")
+    assert g.view(0)["known"][1] == ["9S"]
+    assert g.view(0)["discard_pile"] == ["KC"]
+
+
+def test_a_known_card_is_forgotten_once_played():
+    g = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", "7H 7S 7D 9C 9D 3H 4H 5H KC QC",
+                          "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S", "6H 7C")
+    g.apply("take")
+    g.apply("meld 7H 7S 7D / 9C 9D 9S")
+    assert g.view(0)["known"][1] == []
+
+
+def test_a_shanghai_caller_loses_a_random_card_so_nothing_in_their_hand_stays_known():
+    g = deal("shanghai", ["3C 3D 3H 5C 5D 5H 8S 9S TS JS QS", "AS 2S 6C 8C 8D TH JH QH 4D 3S KD",
+                          "4C 6D 7D 8H 9H TC JC QD KC KH AD", "2C 2D 7C 7S 9C 9D JD QC KS AC AH"],
+             "4S", "2H 6H 6S 7H 3S 4H 5S 6C 7C")
+    no_buyers = ["pass"] * 3
+    for act in ["draw", *no_buyers, "discard KD", "take", "discard AD", "draw", *no_buyers, "discard AC",
+                "draw", *no_buyers, "meld 3C 3D 3H / 5C 5D 5H", "discard 8S", "draw", *no_buyers]:
+        g.apply(act)
+    assert g.view(0)["known"][2] == ["KD"]  # seat 2 took KD from the discard pile
+    g.apply("discard 3S")  # it fits meld 1: seat 2 is asked first
+    g.apply("shanghai 3S 1")
+    assert g.view(0)["known"][2] == []  # seat 1 drew one of seat 2's cards at random
+
+
+# -- determinization -------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(vid=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10_000), steps=st.integers(0, 250),
+       who=st.integers(0, 7))
+def test_a_determinized_game_shows_the_seat_exactly_its_view(vid, seed, steps, who):
+    g = rk.new_game(vid, players=usual_players(vid), seed=seed)
+    play_random_steps(g, steps, seed)
+    if g.is_over:
+        return
+    seat = who % g.n
+    view = g.view(seat)
+    d = determinize(view, random.Random(seed))
+    again = d.view(seat)
+    again["state_id"] = view["state_id"]
+    assert again == view
+    # everything is where a physical pack can put it
+    pack = Counter(make_pack(*d.spec.pack_for(d.n)))
+    here = Counter(d.stock) + Counter(d.discard)
+    for h in d.hands:
+        here += Counter(h)
+    for m in d.table:
+        here += Counter(m.cards)
+    assert here == pack
+    # the other seats can act on the sample: their legal actions exist
+    assert d.legal_actions()
+
+
+def test_cards_seen_taken_stay_with_their_taker_in_every_sample():
+    g = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", "7H 7S 7D 9C 9D 3H 4H 5H KC QC",
+                          "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S", "6H 7C")
+    g.apply("take")
+    g.apply("discard KC")
+    view = g.view(2)
+    for k in range(50):
+        d = determinize(view, random.Random(k))
+        assert rk.parse_card("9S") in d.hands[1]
+        assert d.hands[2] == P(view["hand"])
+
+
+def test_the_unseen_cards_are_the_pack_less_what_the_seat_saw():
+    g = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", "7H 7S 7D 9C 9D 3H 4H 5H KC QC",
+                          "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S", "6H 7C")
+    g.apply("take")
+    view = g.view(0)
+    v = rk.get_variant("contract")
+    unseen = unseen_cards(view, v)
+    seen = len(view["hand"]) + len(view["discard_pile"]) + 1  # + the 9S seat 1 took
+    assert len(unseen) == len(make_pack(*v.spec.pack_for(3))) - seen
+    assert Counter(unseen)[rk.parse_card("9S")] == 1  # two decks: the other 9S is unseen
+
+
+# -- the search player -----------------------------------------------------------------
+
+
+def test_search_player_keeps_to_its_sample_count_and_time_budget():
+    g = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", "7H 7S 7D 9C 9D 3H 4H 5H KC QC",
+                          "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S", "6H 7C")
+    g.apply("take")
+    g.apply("meld 7H 7S 7D / 9C 9D 9S")
+    bot = SearchPlayer(3, samples=3, horizon=1)
+    a = bot.choose(g.view(1), g.legal_actions())
+    assert a in g.legal_actions() and isinstance(a, rk.Discard)
+    assert bot.last_stats["searched"] and bot.last_stats["samples"] == 3
+    quick = SearchPlayer(3, samples=50, budget=1e-9, horizon=1)
+    quick.choose(g.view(1), g.legal_actions())
+    assert quick.last_stats["samples"] == 1  # a budget already spent stops after one deal
+
+
+def test_search_choice_depends_only_on_its_view_and_seed():
+    mine = "7H 7S 7D 9C 9D 3H 4H 5H KC QC"
+    a = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", mine, "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S",
+             "6H 7C")
+    b = deal("contract", ["2C 3C 4C 5D 6D 8S TS JS QD KD", mine, "AS 2S 6C 8C 8D TH JH QH 4D 5S"], "9S",
+             "JK 2D")
+    for g in (a, b):
+        g.apply("take")
+        g.apply("meld 7H 7S 7D / 9C 9D 9S")
+    va, vb = a.view(1), b.view(1)
+    assert va == vb
+    got = [SearchPlayer(11, samples=4, horizon=1).explain(v, g.legal_actions())
+           for v, g in ((va, a), (vb, b))]
+    assert got[0] == got[1]
+
+
+def test_easy_bot_choice_depends_only_on_its_view_and_seed():
+    mine = "7H 7S 7D 9C 9D 3H 4H 5H KC QC"
+    a = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", mine, "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S",
+             "6H 7C")
+    b = deal("contract", ["2C 3C 4C 5D 6D 8S TS JS QD KD", mine, "AS 2S 6C 8C 8D TH JH QH 4D 5S"], "9S",
+             "JK 2D")
+    for g in (a, b):
+        g.apply("take")
+        g.apply("meld 7H 7S 7D / 9C 9D 9S")
+    assert a.view(1) == b.view(1)
+    picks = [make_player("easy", 5).choose(g.view(1), g.legal_actions()) for g in (a, b)]
+    assert picks[0] == picks[1]
+
+
+def test_search_explains_its_choice_in_a_sentence():
+    g = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", "7H 7S 7D 9C 9D 3H 4H 5H KC QC",
+                          "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S", "6H 7C")
+    g.apply("take")
+    g.apply("meld 7H 7S 7D / 9C 9D 9S")
+    action, why = SearchPlayer(2, samples=2, horizon=1).explain(g.view(1), g.legal_actions())
+    assert "deals of the unseen cards" in why and why.endswith(".")
+
+
+# -- no illegal move, ever -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("vid", rk.variant_ids())
+def test_bots_never_make_an_illegal_move(vid):
+    """Whole games of mixed line-ups (random, easy, medium; one game with a fast hard
+    bot) in every ruleset; every choice must be one of the legal actions."""
+    n = usual_players(vid)
+    levels = ["medium", "easy", "random", "medium", "easy", "medium", "random", "easy"]
+    for k in range(SOAK):
+        lineup = [levels[(k + s) % len(levels)] for s in range(n)]
+        if k == 0:
+            lineup[0] = FAST_HARD
+        bots = [make_player(b, seed=1000 * k + s) for s, b in enumerate(lineup)]
+        g = rk.new_game(vid, players=n, seed=k)
+        while not g.is_over:
+            s = g.current_player
+            acts = g.legal_actions()
+            a = bots[s].choose(g.view(s), acts)
+            assert a in acts, f"{lineup[s]} chose {a} in {vid}, seed {k}"
+            g.apply(a)
+
+
+# -- arena on Ray ----------------------------------------------------------------------
+
+
+def test_arena_runs_on_a_local_ray_with_two_cpus_and_agrees_with_the_process_pool():
+    pytest.importorskip("ray")
+    local = run_arena("basic", ["medium", "random"], 4, seed=3, workers=1)
+    on_ray = run_arena("basic", ["medium", "random"], 4, seed=3, workers=2, backend="ray")
+    assert [b["win_share"] for b in on_ray.bots] == [b["win_share"] for b in local.bots]
+    assert [r.scores for r in on_ray.results] == [r.scores for r in local.results]
+
+
+def test_heuristic_fast_path_agrees_with_the_view_path():
+    """Rollouts read the heuristic's inputs straight off the sampled game; the choice
+    must be the one the view gives."""
+    for seed in range(3):
+        g = rk.new_game("contract", players=4, seed=seed)
+        bots = [HeuristicPlayer(s) for s in range(4)]
+        twins = [HeuristicPlayer(s) for s in range(4)]
+        for _ in range(300):
+            if g.is_over:
+                break
+            s = g.current_player
+            acts = g.legal_actions()
+            a = bots[s].choose(g.view(s), acts)
+            assert twins[s].choose_in_game(g, s, acts) == a
+            g.apply(a)
