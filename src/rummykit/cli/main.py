@@ -13,6 +13,7 @@ from rich.table import Table
 
 from .. import __version__
 from ..rules.registry import RulesError, Variant, get_variant, load_variant, variant_ids
+from . import play as play_cmds
 from .describe import describe_rules
 from .simulate import run_simulation
 
@@ -261,6 +262,12 @@ def rules_check(path: str) -> None:
         sys.exit(1)
     click.echo(f"{path}: OK — {v.name} ({v.id}), {v.spec.players[0]}-{v.spec.players[1]} players")
 
+
+main.add_command(play_cmds.play)
+main.add_command(play_cmds.resume)
+main.add_command(play_cmds.games)
+main.add_command(play_cmds.replay)
+main.add_command(play_cmds.stats)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -43,6 +43,7 @@ def make_player(level: str, seed: int = 0, **settings: Any) -> Player:
     """A player by level: ``random``; ``easy`` (the heuristic, careless: it ignores
     danger and what it feeds, and now and then discards a card it should keep);
     ``medium`` / ``heuristic``; ``hard`` / ``search`` (determinized rollouts).
+    ``variant``: the ruleset, for house rules that are not built in.  Other
     ``settings`` go to the search player (``samples``, ``budget``, ``width``, ...), and
     may also be written in the name: ``hard:samples=4:budget=0.5``."""
     from .heuristic import HeuristicPlayer
@@ -57,13 +58,14 @@ def make_player(level: str, seed: int = 0, **settings: Any) -> Player:
         settings = {**parse_settings(extra), **settings}
     if key == "random":
         return RandomPlayer(seed)
+    variant = settings.pop("variant", None)
     if key == "easy":
-        return HeuristicPlayer(seed, careless=0.35)
+        return HeuristicPlayer(seed, variant, careless=0.35)
     if key == "medium":
-        return HeuristicPlayer(seed)
+        return HeuristicPlayer(seed, variant)
     if key == "hard":
         try:
-            return SearchPlayer(seed, **settings)
+            return SearchPlayer(seed, variant=variant, **settings)
         except TypeError:
             raise ValueError(f"unknown setting in {level!r}; hard takes samples, budget, width, "
                              "horizon, margin, short_cost") from None

@@ -1,0 +1,222 @@
+"""``rummykit play``, ``resume``, ``games``, ``replay`` and ``stats``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ..rules.registry import RulesError, Variant, get_variant, load_variant, variant_ids
+from ..store import Store, StoreError
+
+DB_HELP = "The games database (default: rummykit's file in your user data folder)."
+
+
+def open_store(db: str | None) -> Store:
+    try:
+        return Store(db)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+
+
+def _variant_for(variant: str, rules: str | None) -> Variant:
+    try:
+        if rules:
+            return load_variant(rules)
+        if variant in variant_ids():
+            return get_variant(variant)
+        if Path(variant).exists():
+            return load_variant(variant)
+    except RulesError as e:
+        raise click.UsageError(str(e)) from None
+    raise click.BadParameter(f"unknown ruleset {variant!r}; rummykit knows: {', '.join(variant_ids())}")
+
+
+def _run(session: object, variant: Variant, plain: bool, speed: float) -> None:
+    from ..play.session import Session
+
+    assert isinstance(session, Session)
+    if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from ..play.plain import PlainUI
+
+        PlainUI(session, variant, sys.stdin, sys.stdout, speed).run()
+        return
+    from ..play.tui import RummyApp
+
+    RummyApp(session, variant, speed=speed).run()
+
+
+@click.command()
+@click.option("--variant", "-v", default="contract", show_default=True,
+              help="A ruleset id (see `rummykit rules list`) or a rules file.")
+@click.option("--players", "-p", type=int, default=4, show_default=True, help="Players, you included.")
+@click.option("--bots", "-b", default="medium", show_default=True,
+              help="The bots' levels, comma-separated (easy, medium, hard); one level for all of them.")
+@click.option("--rules", "rules_file", type=click.Path(dir_okay=False), default=None,
+              help="A house-rules file (TOML; `extends` a built-in ruleset).")
+@click.option("--seed", type=int, default=None, help="The deal's seed (default: a random one).")
+@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@click.option("--speed", type=float, default=0.6, show_default=True,
+              help="Seconds each bot move stays on screen (0: as fast as possible).")
+@click.option("--plain", is_flag=True, help="Line-by-line text, for screen readers, scripts and ssh.")
+@click.option("--db", default=None, type=click.Path(dir_okay=False), help=DB_HELP)
+def play(variant: str, players: int, bots: str, rules_file: str | None, seed: int | None, name: str,
+         speed: float, plain: bool, db: str | None) -> None:
+    """Play a game against computer opponents (you sit at seat 0)."""
+    from ..play.session import Session
+    from ..players import make_player
+
+    v = _variant_for(variant, rules_file)
+    lo, hi = v.spec.players
+    if not lo <= players <= hi:
+        raise click.UsageError(f"{v.spec.name} is for {lo}-{hi} players, not {players}")
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(levels) == 1:
+        levels = levels * (players - 1)
+    if len(levels) != players - 1:
+        raise click.UsageError(f"--bots names {len(levels)} bots; {players} players need {players - 1} "
+                               "(or give one level for all)")
+    try:
+        for b in levels:
+            make_player(b)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    if speed < 0:
+        raise click.UsageError("--speed must be 0 or more")
+    store = open_store(db)
+    with store:
+        session = Session.start(store, v, players, levels, seed=seed, name=name)
+        _run(session, v, plain, speed)
+
+
+@click.command()
+@click.argument("game_id", type=int, required=False)
+@click.option("--speed", type=float, default=0.6, show_default=True,
+              help="Seconds each bot move stays on screen.")
+@click.option("--plain", is_flag=True, help="Line-by-line text, for screen readers, scripts and ssh.")
+@click.option("--db", default=None, type=click.Path(dir_okay=False), help=DB_HELP)
+def resume(game_id: int | None, speed: float, plain: bool, db: str | None) -> None:
+    """Go on with the last unfinished game (or game GAME_ID) exactly where it was."""
+    from ..play.session import Session
+
+    with open_store(db) as store:
+        try:
+            saved = store.game(game_id) if game_id is not None else store.last_unfinished()
+        except StoreError as e:
+            raise click.ClickException(str(e)) from None
+        if saved is None:
+            raise click.ClickException("There is no unfinished game to resume; `rummykit play` starts one.")
+        if saved.finished is not None:
+            raise click.ClickException(f"Game {saved.id} is finished; `rummykit replay {saved.id}` shows it.")
+        try:
+            session = Session.resume(store, saved)
+        except ValueError as e:
+            raise click.ClickException(f"Game {saved.id} cannot be rebuilt: {e}") from None
+        _run(session, session.game.base_variant, plain, speed)
+
+
+@click.command()
+@click.option("--all", "show_all", is_flag=True, help="List every game, not only the last 50.")
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+@click.option("--db", default=None, type=click.Path(dir_okay=False), help=DB_HELP)
+def games(show_all: bool, as_json: bool, db: str | None) -> None:
+    """List saved games, newest first."""
+    with open_store(db) as store:
+        rows = store.games(limit=-1 if show_all else 50)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    if not rows:
+        click.echo("No games yet: `rummykit play` starts one.")
+        return
+    t = Table(title="Saved games")
+    for col in ("id", "ruleset", "players", "started", "state", "scores", "actions"):
+        t.add_column(col)
+    for r in rows:
+        state = "playing" if r["finished"] is None else ("won" if r["won"] else "lost")
+        t.add_row(str(r["id"]), r["ruleset"], str(r["players"]),
+                  datetime.fromtimestamp(r["started"]).strftime("%Y-%m-%d %H:%M"), state,
+                  " ".join(r["scores"]) if r["scores"] else "", str(r["actions"]))
+    Console().print(t)
+
+
+@click.command()
+@click.argument("game_id", type=int)
+@click.option("--no-pause", is_flag=True, help="Print every step without waiting for Enter.")
+@click.option("--db", default=None, type=click.Path(dir_okay=False), help=DB_HELP)
+def replay(game_id: int, no_pause: bool, db: str | None) -> None:
+    """Step through a finished game: Enter for the next action, a number to jump ahead, q to stop."""
+    from ..engine.record import replay as rebuild
+    from ..play.session import Session
+    from ..play.words import describe_view, round_table, standings
+
+    with open_store(db) as store:
+        try:
+            saved = store.game(game_id)
+        except StoreError as e:
+            raise click.ClickException(str(e)) from None
+        if saved.finished is None:
+            raise click.ClickException(f"Game {game_id} is not finished; `rummykit resume {game_id}` goes on "
+                                       "with it.")
+        try:
+            rebuild(saved.record())  # the whole record must replay before stepping through it
+        except ValueError as e:
+            raise click.ClickException(f"Game {game_id} cannot be rebuilt: {e}") from None
+        setup = {**saved.setup, "actions": []}
+        g = rebuild(setup)
+        session = Session(store, saved.id, g, saved.seats, saved.human, saved.name)
+        skip = 0
+        click.echo(describe_view(session))
+        for i, text in enumerate(saved.actions, 1):
+            seat = g.current_player
+            rounds = len(g.history)
+            g.apply(text)
+            click.echo(f"[{i}/{len(saved.actions)}] {session.seat_name(seat)}: {text}")
+            if len(g.history) > rounds:
+                click.echo(round_table(session, g.history[-1]))
+            if no_pause or skip > 0:
+                skip -= 1
+                continue
+            answer = click.prompt("", default="", show_default=False, prompt_suffix="")
+            if answer.strip().lower() in ("q", "quit"):
+                return
+            if answer.strip().isdigit():
+                skip = int(answer.strip()) - 1
+        click.echo(standings(session))
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.option("--db", default=None, type=click.Path(dir_okay=False), help=DB_HELP)
+def stats(as_json: bool, db: str | None) -> None:
+    """Per ruleset: games played and won, mean points per round, best game."""
+
+    def low_wins(ruleset: str) -> bool:
+        try:
+            return get_variant(ruleset).spec.scoring != "winner_takes"
+        except ValueError:
+            return True
+
+    with open_store(db) as store:
+        rows = store.stats(low_wins)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    if not rows:
+        click.echo("No games yet: `rummykit play` starts one.")
+        return
+    t = Table(title="Your statistics")
+    for col in ("ruleset", "played", "won", "unfinished", "rounds", "mean points per round", "best game"):
+        t.add_column(col, justify="left" if col == "ruleset" else "right")
+    for r in rows:
+        best = r["best_game"]
+        mean = r["mean_points_per_round"]
+        t.add_row(r["ruleset"], str(r["played"]), str(r["won"]), str(r["started"] - r["played"]),
+                  str(r["rounds"]), "-" if mean is None else f"{mean:.1f}",
+                  "-" if best is None else f"game {best['id']}: {best['score']}")
+    Console().print(t)

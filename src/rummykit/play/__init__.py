@@ -1,0 +1,1 @@
+"""Playing rummykit as a person: the session, the plain line mode and the Textual app."""

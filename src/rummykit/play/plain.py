@@ -1,0 +1,125 @@
+"""``rummykit play --plain``: the game line by line, for screen readers, scripts and ssh.
+
+It prints the table in words and the numbered legal actions, and reads a number or an
+action in text form (``draw``, ``meld 7H 7S 7D``, ``discard KC``...).  ``h`` asks for a
+hint, ``?`` shows the rules, ``q`` stops (the game is already saved).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import IO, Any
+
+from ..engine.game import IllegalActionError
+from ..rules.registry import Variant
+from .session import Session
+from .words import action_words, describe_view, round_table, standings
+
+HELP = ("Type the number of an action, or the action itself (for example: draw, take, "
+        "meld 7H 7S 7D, layoff 9C 2, discard KC). h: a hint. ?: the rules. q: stop (the game is saved).")
+
+
+class PlainUI:
+    def __init__(self, session: Session, variant: Variant, inp: IO[str], out: IO[str], speed: float = 0.0):
+        self.s = session
+        self.variant = variant
+        self.inp = inp
+        self.out = out
+        self.speed = speed
+        self.seen = self._log_mark()
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def _log_mark(self) -> tuple[int, int]:
+        v = self.s.view()
+        return (v["round"], len(v["log"]))
+
+    def _new_events(self) -> list[dict[str, Any]]:
+        v = self.s.view()
+        rnd, n = self.seen
+        events = v["log"][n:] if v["round"] == rnd else v["log"]
+        self.seen = (v["round"], len(v["log"]))
+        return events
+
+    def _report(self, rounds_before: int) -> None:
+        """Say what happened since the person last looked: each event, and a round's end."""
+        g = self.s.game
+        if len(g.history) > rounds_before:
+            for r in g.history[rounds_before:]:
+                self.say(r["reason"].capitalize() + ".")
+                self.say(round_table(self.s, r))
+            self.seen = self._log_mark()
+            return
+        for ev in self._new_events():
+            self.say("  " + ev["text"].replace(f"Seat {self.s.human}", self.s.name))
+
+    def run(self) -> str:
+        """Play until the game ends or the person stops; returns "over", "quit" or "eof"."""
+        self.say(f"Game {self.s.id}: {self.variant.spec.name}, {self.s.game.n} players. {HELP}")
+        shown = None
+        while not self.s.is_over:
+            if not self.s.human_to_act:
+                before = len(self.s.game.history)
+                self.s.bot_step()
+                self._report(before)
+                if self.speed:
+                    time.sleep(self.speed)
+                continue
+            state = self.s.game.state_id
+            if shown != state:
+                self.say(describe_view(self.s))
+                self._list_actions()
+                shown = state
+            self.out.write("> ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                self.say("\nInput ended. The game is saved: `rummykit resume` goes on from here.")
+                return "eof"
+            if not self._answer(line.strip()):
+                self.say("Stopped. The game is saved: `rummykit resume` goes on from here.")
+                return "quit"
+        self.say(standings(self.s))
+        return "over"
+
+    def _list_actions(self) -> None:
+        for i, a in enumerate(self.s.legal_actions(), 1):
+            self.say(f"  {i}. {action_words(a, self.s)}")
+
+    def _answer(self, text: str) -> bool:
+        """Handle one line; False when the person stops."""
+        if text in ("q", "quit", "exit"):
+            return False
+        if text == "":
+            self._list_actions()
+            return True
+        if text in ("h", "hint"):
+            action, why = self.s.hint()
+            self.say(f"Hint: {action.text()}. {why}")
+            return True
+        if text in ("?", "rules"):
+            from ..cli.describe import describe_rules
+
+            self.say(describe_rules(self.variant))
+            return True
+        if text in ("help", "-h", "--help"):
+            self.say(HELP)
+            return True
+        acts = self.s.legal_actions()
+        before = len(self.s.game.history)
+        try:
+            if text.isdigit():
+                k = int(text)
+                if not 1 <= k <= len(acts):
+                    self.say(f"There is no action {k}: choose 1-{len(acts)}.")
+                    return True
+                self.s.play(acts[k - 1])
+            else:
+                self.s.play(text)
+        except IllegalActionError as e:
+            self.say(f"Not allowed: {e}. Nothing changed.")
+            return True
+        self._report(before)
+        return True

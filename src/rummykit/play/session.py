@@ -1,0 +1,117 @@
+"""A game being played by a person against bots, saved action by action.
+
+The session owns the game; the person and the screens see it only through
+``view(human)`` and ``legal_actions()``.  Bots are rebuilt for every decision with a
+seed drawn from the game's seed, their seat and the position (``state_id``), so a
+resumed game goes on exactly as the uninterrupted one would have.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine.actions import Action
+from ..engine.game import Game, IllegalActionError, new_game
+from ..engine.record import make_record, replay
+from ..players import make_player
+from ..rules.registry import Variant
+from ..store import SavedGame, Store
+
+HUMAN = "human"
+
+
+class Session:
+    """Use :meth:`start` for a new game, :meth:`resume` for a saved one."""
+
+    def __init__(self, store: Store, game_id: int, game: Game, seats: Sequence[str], human: int, name: str):
+        self.store = store
+        self.id = game_id
+        self.game = game
+        self.seats = list(seats)
+        self.human = human
+        self.name = name
+
+    # -- set-up ----------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, store: Store, variant: Variant, players: int, bots: Sequence[str], seed: int | None = None,
+              name: str = "You", options: dict[str, Any] | None = None) -> Session:
+        """A new game: the person at seat 0, ``bots`` (levels) at the others."""
+        if len(bots) != players - 1:
+            raise ValueError(f"{players} players need {players - 1} bots, not {len(bots)}")
+        for b in bots:
+            make_player(b)  # a bad level is refused before anything is saved
+        if seed is None:
+            seed = random.SystemRandom().randrange(1, 2**31)
+        g = new_game(variant, players=players, seed=seed, options=options)
+        setup = make_record(g)
+        del setup["actions"]
+        seats = [HUMAN, *bots]
+        gid = store.new_game(setup, seats, 0, name)
+        return cls(store, gid, g, seats, 0, name)
+
+    @classmethod
+    def resume(cls, store: Store, saved: SavedGame) -> Session:
+        g = replay(saved.record())
+        return cls(store, saved.id, g, saved.seats, saved.human, saved.name)
+
+    # -- play ------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    @property
+    def human_to_act(self) -> bool:
+        return not self.game.is_over and self.game.current_player == self.human
+
+    def view(self) -> dict[str, Any]:
+        return self.game.view(self.human)
+
+    def legal_actions(self) -> list[Action]:
+        return self.game.legal_actions()
+
+    def seat_name(self, seat: int) -> str:
+        return self.name if seat == self.human else f"Seat {seat} ({self.seats[seat]})"
+
+    def play(self, action: Action | str) -> None:
+        """The person's action; IllegalActionError (nothing changes) if it is not legal."""
+        if not self.human_to_act:
+            raise IllegalActionError("It is not your turn")
+        self._apply(self.human, action)
+
+    def bot_step(self) -> Action:
+        """One decision of the bot to act."""
+        g = self.game
+        seat = g.current_player
+        if seat == self.human or g.is_over:
+            raise RuntimeError("no bot is to act")
+        bot = make_player(self.seats[seat], seed=self._bot_seed(seat), variant=g.variant)
+        action = bot.choose(g.view(seat), g.legal_actions())
+        self._apply(seat, action)
+        return action
+
+    def _bot_seed(self, seat: int) -> int:
+        return (self.game.seed * 1_000_003 + seat * 7919 + self.game.state_id) % (2**63)
+
+    def _apply(self, seat: int, action: Action | str) -> None:
+        g = self.game
+        rounds = len(g.history)
+        g.apply(action)  # raises on an illegal action, before anything is stored
+        text = g.actions[-1]
+        points = None
+        if len(g.history) > rounds:
+            r = g.history[-1]
+            points = (r["round"], r["points"])
+        final = None
+        if g.is_over:
+            final = ([str(s) for s in g.scores], self.human in g.winners)
+        self.store.add_action(self.id, len(g.actions) - 1, seat, text, points, final)
+
+    def hint(self) -> tuple[Action, str]:
+        from ..players.heuristic import HeuristicPlayer
+
+        return HeuristicPlayer(self._bot_seed(self.human), self.game.variant).explain(
+            self.view(), self.legal_actions())

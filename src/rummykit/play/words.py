@@ -1,0 +1,171 @@
+"""The table in words, shared by the plain mode and the Textual app.  Everything here
+is read from the person's view (and the legal actions): nothing hidden."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..cards import format_cards, parse_cards
+from ..engine.actions import (
+    Action,
+    Buy,
+    CallRummy,
+    CallShanghai,
+    Discard,
+    Draw,
+    LayOff,
+    Meld,
+    Pass,
+    Swap,
+    Take,
+)
+
+if TYPE_CHECKING:
+    from .session import Session
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def contract_progress(s: Session) -> str:
+    """The contract this deal, and what in the hand already goes toward it (the solver's
+    word when it can be met; else how many cards are missing and the cards that work
+    together)."""
+    g = s.game
+    view = s.view()
+    sp = g.spec
+    if not sp.contracts:
+        return "Melds: any sets and runs you can make."
+    need = view["contract"]
+    if view["down"][s.human]:
+        return f"Contract ({need}): you are down; lay off and go out."
+    hand = parse_cards(view["hand"])
+    found = g.solver.solve(g.contract, hand, whole_hand=g.whole_hand_round)
+    if found is not None:
+        groups = " / ".join(format_cards(rd.cards) for rd in found)
+        return f"Contract ({need}): you can lay it down now: {groups}."
+    short = g.solver.shortfall(hand, g.contract)
+    rules = g.rules
+    working = [c for c in hand if not rules.is_wild(c) and any(
+        o is not c and (o.rank == c.rank or (o.suit == c.suit and abs(o.rank - c.rank) <= 2)) for o in hand)]
+    wilds = [c for c in hand if rules.is_wild(c)]
+    part = format_cards(working + wilds) if working or wilds else "nothing yet"
+    return f"Contract ({need}): {plural(short, 'card')} short. Working toward it: {part}."
+
+
+def seat_line(s: Session, seat: int, view: dict[str, Any]) -> str:
+    bits = [plural(view["hand_sizes"][seat], "card"), f"score {view['scores'][seat]}"]
+    if view["buys_left"] is not None:
+        bits.append(f"{view['buys_left'][seat]} buys left")
+    if view["down"][seat] and s.game.spec.contracts:
+        bits.append("down")
+    if view["known"][seat] and seat != s.human:
+        bits.append("holds " + " ".join(view["known"][seat]))
+    mark = " (dealer)" if seat == view["dealer"] else ""
+    return f"{s.seat_name(seat)}{mark}: " + ", ".join(bits)
+
+
+def describe_view(s: Session) -> str:
+    v = s.view()
+    deals = f" of {v['deals']}" if v["deals"] else ""
+    lines = [f"--- {v['name']}, deal {v['round']}{deals}" + (f": {v['contract']}" if v["contract"] else "")]
+    for seat in range(v["players"]):
+        lines.append("  " + seat_line(s, seat, v))
+    if v["melds"]:
+        lines.append("Table:")
+        for info, cards in zip(v["meld_info"], v["melds"], strict=True):
+            who = s.seat_name(info["owner"])
+            lines.append(f"  {info['number']}. {' '.join(cards)} ({info['kind']}, {who})")
+    else:
+        lines.append("Table: no melds yet.")
+    pile = (f"{v['discard_top']} on top, {plural(v['discard_size'], 'card')}" if v["discard_top"]
+            else "empty")
+    lines.append(f"Discard pile: {pile}. Stock: {plural(v['stock_size'], 'card')}.")
+    lines.append(f"Your hand ({len(v['hand'])}): {' '.join(v['hand'])}")
+    lines.append(contract_progress(s))
+    if v["must_place"]:
+        lines.append(f"You must play {' '.join(v['must_place'])} this turn.")
+    lines.append(prompt_line(s, v))
+    return "\n".join(lines)
+
+
+def prompt_line(s: Session, v: dict[str, Any]) -> str:
+    phase = v["phase"]
+    top = v["discard_top"]
+    if phase == "may_i":
+        sp = s.game.spec
+        b = sp.buying
+        extra = b.extra_cards_by_round.get(v["round"], b.extra_cards) if b else 0
+        cost = f" and {extra} card{'s' if extra != 1 else ''} from the stock as a penalty" if extra else ""
+        verb = b.verb if b else "May I"
+        return f"{s.seat_name(v['turn'])} passed on {top}. {verb}? Buying gives you {top}{cost}."
+    if phase == "call":
+        return f"{top} was discarded and fits a meld on the table: call it?"
+    if phase == "cut":
+        return "Cut the pack."
+    if phase == "draw":
+        return "Your turn: draw from the stock" + (f" or take {top}." if top else ".")
+    return "Your turn: meld, lay off, or discard."
+
+
+def action_words(a: Action, s: Session) -> str:
+    v = s.view()
+    if isinstance(a, Take):
+        return f"take {v['discard_top']} from the discard pile  [take]"
+    if isinstance(a, Draw):
+        return ("take the discard and draw from the stock  [draw both]" if a.both
+                else "draw from the stock  [draw]")
+    if isinstance(a, Buy):
+        b = s.game.spec.buying
+        return f"{b.verb if b else 'buy'}: take {v['discard_top']}  [buy]"
+    if isinstance(a, Pass):
+        return "pass  [pass]"
+    if isinstance(a, Discard):
+        return f"discard {a.card}  [{a.text()}]"
+    if isinstance(a, Meld):
+        groups = " / ".join(format_cards(c for c, _ in g) for g in a.melds)
+        return f"meld {groups}  [{a.text()}]"
+    if isinstance(a, LayOff):
+        return f"lay off {a.card} on meld {a.meld + 1}  [{a.text()}]"
+    if isinstance(a, Swap):
+        return f"put {a.card} in meld {a.meld + 1} and take its wild card  [{a.text()}]"
+    if isinstance(a, CallShanghai):
+        if a.layoff is not None:
+            return f"call Shanghai: lay {a.layoff.card} off on meld {a.layoff.meld + 1}  [{a.text()}]"
+        return f"discard {a.discard} calling Shanghai (protected)  [{a.text()}]"
+    if isinstance(a, CallRummy):
+        return f"call Rummy and discard {a.card}  [{a.text()}]"
+    return a.text()
+
+
+def round_table(s: Session, r: dict[str, Any]) -> str:
+    lines = [f"Round {r['round']} result:"]
+    for seat in range(len(r["points"])):
+        won = " (went out)" if r["winner"] == seat else ""
+        lines.append(f"  {s.seat_name(seat)}{won}: {r['hands'][seat] or '-'} -> {r['points'][seat]} points, "
+                     f"total {r['scores'][seat]}")
+    return "\n".join(lines)
+
+
+def standings(s: Session) -> str:
+    v = s.view()
+    low = s.game.spec.scoring != "winner_takes"
+    order = sorted(range(v["players"]), key=lambda k: (float(parse_num(v["scores"][k])) * (1 if low else -1)))
+    lines = ["Game over. Final standings:"]
+    for place, seat in enumerate(order, 1):
+        mark = "  winner" if seat in v["winners"] else ""
+        lines.append(f"  {place}. {s.seat_name(seat)}: {v['scores'][seat]}{mark}")
+    if "settlement" in v:
+        pay = [f"{s.seat_name(k)} {x:+}" if isinstance(x, int) else f"{s.seat_name(k)} {x}"
+               for k, x in enumerate(v["settlement"])]
+        lines.append("Settlement: " + ", ".join(pay))
+    return "\n".join(lines)
+
+
+def parse_num(x: int | str) -> float:
+    if isinstance(x, int):
+        return float(x)
+    a, _, b = str(x).partition("/")
+    return int(a) / int(b) if b else float(a)
+

@@ -1,0 +1,254 @@
+"""Saved games and statistics, in SQLite (the standard library's ``sqlite3``).
+
+Every action is written, in its own transaction, the moment it is applied, so quitting,
+a closed terminal or a crash loses nothing: a game is its set-up (a game record without
+actions) plus its actions in order, and :func:`rummykit.replay` rebuilds it exactly.
+
+The file carries rummykit's ``application_id`` and a schema version (``user_version``);
+migrations run in order.  A file that is not a rummykit database — damaged, or another
+program's — is refused with a clear message and never written to.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+APPLICATION_ID = 0x52554D4B  # "RUMK"
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = []
+
+
+def _migration(fn: Callable[[sqlite3.Connection], None]) -> Callable[[sqlite3.Connection], None]:
+    MIGRATIONS.append(fn)
+    return fn
+
+
+@_migration
+def _v1(db: sqlite3.Connection) -> None:
+    _script(db, """
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            ruleset TEXT NOT NULL,
+            players INTEGER NOT NULL,
+            setup TEXT NOT NULL,          -- a game record without its actions (JSON)
+            seats TEXT NOT NULL,          -- per seat: "human" or a bot level (JSON list)
+            human INTEGER NOT NULL,       -- the human's seat
+            name TEXT NOT NULL,
+            started REAL NOT NULL,
+            finished REAL,                -- NULL while the game is unfinished
+            scores TEXT,                  -- final scores (JSON), when finished
+            won INTEGER                   -- 1 if the human is among the winners
+        );
+        CREATE TABLE actions (
+            game INTEGER NOT NULL REFERENCES games(id),
+            n INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            PRIMARY KEY (game, n)
+        );
+        CREATE TABLE rounds (
+            game INTEGER NOT NULL REFERENCES games(id),
+            round INTEGER NOT NULL,
+            points TEXT NOT NULL,         -- each seat's points for the round (JSON)
+            PRIMARY KEY (game, round)
+        );
+    """)
+
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _script(db: sqlite3.Connection, sql: str) -> None:
+    """Run each statement of ``sql`` inside the caller's transaction (``executescript``
+    would commit it first)."""
+    lines = [ln.split("--")[0] for ln in sql.splitlines()]
+    for stmt in "\n".join(lines).split(";"):
+        if stmt.strip():
+            db.execute(stmt)
+
+
+class StoreError(Exception):
+    """A database file rummykit cannot use; the message says why and what to do."""
+
+
+def default_path() -> Path:
+    from platformdirs import user_data_path
+
+    return user_data_path("rummykit", appauthor=False) / "games.sqlite3"
+
+
+@dataclass
+class SavedGame:
+    id: int
+    ruleset: str
+    players: int
+    setup: dict[str, Any]
+    seats: list[str]
+    human: int
+    name: str
+    started: float
+    finished: float | None
+    scores: list[str] | None
+    won: bool | None
+    actions: list[str]
+
+    def record(self) -> dict[str, Any]:
+        return {**self.setup, "actions": list(self.actions)}
+
+
+class Store:
+    """One rummykit database file.  Use as a context manager or call :meth:`close`."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(path) if path is not None else default_path()
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        if fresh:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None)  # autocommit; explicit BEGIN
+            app = self.db.execute("PRAGMA application_id").fetchone()[0]
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path} is not a rummykit database ({e}); it was left as it is. "
+                             "Choose another file with --db.") from None
+        if app != APPLICATION_ID and (tables or not fresh):
+            self.db.close()
+            raise StoreError(f"{self.path} is not a rummykit database (it belongs to another program "
+                             "or is damaged); it was left as it is. Choose another file with --db.")
+        if version > SCHEMA_VERSION:
+            self.db.close()
+            raise StoreError(f"{self.path} was written by a newer rummykit (schema {version}, this "
+                             f"one knows {SCHEMA_VERSION}); upgrade rummykit to use it.")
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.db.execute("PRAGMA journal_mode = WAL")
+        if version < SCHEMA_VERSION:
+            self._migrate(version)
+
+    def _migrate(self, version: int) -> None:
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if version == 0:
+                db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            for step in MIGRATIONS[version:]:
+                step(db)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def new_game(self, setup: dict[str, Any], seats: Sequence[str], human: int, name: str) -> int:
+        cur = self.db.execute(
+            "INSERT INTO games (ruleset, players, setup, seats, human, name, started) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (setup["ruleset"], setup["players"], json.dumps(setup), json.dumps(list(seats)), human, name,
+             time.time()),
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def add_action(self, game: int, n: int, seat: int, action: str,
+                   round_points: tuple[int, list[Any]] | None = None,
+                   final: tuple[list[Any], bool] | None = None) -> None:
+        """Store action ``n`` (0-based) of ``game``, with the round's points if it ended
+        one and the final scores if it ended the game: all in one transaction."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("INSERT INTO actions (game, n, seat, action) VALUES (?, ?, ?, ?)",
+                       (game, n, seat, action))
+            if round_points is not None:
+                db.execute("INSERT OR REPLACE INTO rounds (game, round, points) VALUES (?, ?, ?)",
+                           (game, round_points[0], json.dumps(round_points[1])))
+            if final is not None:
+                db.execute("UPDATE games SET finished = ?, scores = ?, won = ? WHERE id = ?",
+                           (time.time(), json.dumps(final[0]), int(final[1]), game))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _row(self, row: tuple[Any, ...]) -> SavedGame:
+        gid = row[0]
+        actions = [a for (a,) in self.db.execute("SELECT action FROM actions WHERE game = ? ORDER BY n",
+                                                 (gid,))]
+        return SavedGame(gid, row[1], row[2], json.loads(row[3]), json.loads(row[4]), row[5], row[6],
+                         row[7], row[8], json.loads(row[9]) if row[9] else None,
+                         None if row[10] is None else bool(row[10]), actions)
+
+    _COLS = "id, ruleset, players, setup, seats, human, name, started, finished, scores, won"
+
+    def game(self, gid: int) -> SavedGame:
+        row = self.db.execute(f"SELECT {self._COLS} FROM games WHERE id = ?", (gid,)).fetchone()
+        if row is None:
+            raise StoreError(f"there is no game {gid} in {self.path}; `rummykit games` lists them")
+        return self._row(row)
+
+    def last_unfinished(self) -> SavedGame | None:
+        row = self.db.execute(f"SELECT {self._COLS} FROM games WHERE finished IS NULL "
+                              "ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else self._row(row)
+
+    def games(self, limit: int = 50) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT g.id, g.ruleset, g.players, g.name, g.started, g.finished, g.scores, g.won, "
+            "(SELECT count(*) FROM actions a WHERE a.game = g.id) FROM games g ORDER BY g.id DESC LIMIT ?",
+            (limit,)).fetchall()
+        return [{"id": r[0], "ruleset": r[1], "players": r[2], "name": r[3], "started": r[4],
+                 "finished": r[5], "scores": json.loads(r[6]) if r[6] else None,
+                 "won": None if r[7] is None else bool(r[7]), "actions": r[8]} for r in rows]
+
+    def stats(self, low_wins: Callable[[str], bool]) -> list[dict[str, Any]]:
+        """Per ruleset: games played (finished), won, the human's mean points per round,
+        and the best finished game (lowest score where low wins, else highest)."""
+        out = []
+        for (ruleset,) in self.db.execute("SELECT DISTINCT ruleset FROM games ORDER BY ruleset").fetchall():
+            games = self.db.execute("SELECT id, human, scores, won FROM games WHERE ruleset = ? "
+                                    "AND finished IS NOT NULL", (ruleset,)).fetchall()
+            started = self.db.execute("SELECT count(*) FROM games WHERE ruleset = ?",
+                                      (ruleset,)).fetchone()[0]
+            pts: list[Fraction] = []
+            for gid, human in self.db.execute("SELECT id, human FROM games WHERE ruleset = ?", (ruleset,)):
+                for (p,) in self.db.execute("SELECT points FROM rounds WHERE game = ?", (gid,)):
+                    pts.append(Fraction(json.loads(p)[human]))
+            best = None
+            for gid, human, scores, _won in games:
+                mine = Fraction(json.loads(scores)[human])
+                if best is None or (mine < best[1] if low_wins(ruleset) else mine > best[1]):
+                    best = (gid, mine)
+            out.append({
+                "ruleset": ruleset,
+                "started": started,
+                "played": len(games),
+                "won": sum(1 for g in games if g[3]),
+                "rounds": len(pts),
+                "mean_points_per_round": float(sum(pts) / len(pts)) if pts else None,
+                "best_game": None if best is None else {"id": best[0], "score": _num(best[1])},
+            })
+        return out
+
+
+def _num(x: Fraction) -> int | str:
+    return int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
