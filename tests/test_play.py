@@ -1,0 +1,242 @@
+"""Playing as a person: the saved-game store, the session, ``rummykit play --plain``,
+``resume`` after a killed process, ``games``, ``replay`` and ``stats``."""
+
+import io
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+import rummykit as rk
+from rummykit.cli.main import main
+from rummykit.play.plain import PlainUI
+from rummykit.play.session import Session
+from rummykit.store import SCHEMA_VERSION, Store, StoreError
+
+
+def person_policy(s: Session) -> str:
+    """What a simple human does: meld, lay off, draw from the stock, shed the costliest
+    card, pass on offers."""
+    acts = s.legal_actions()
+    for kind in (rk.Meld, rk.LayOff):
+        for a in acts:
+            if isinstance(a, kind):
+                return a.text()
+    if rk.Draw() in acts:
+        return "draw"
+    if rk.Pass() in acts:
+        return "pass"
+    discards = [a for a in acts if isinstance(a, rk.Discard)]
+    if discards:
+        return max(discards, key=lambda a: (s.game.values[a.card], a.card)).text()
+    return acts[0].text()
+
+
+def script(tmp_path, variant: str, players: int, seed: int,
+           limit: int | None = None) -> tuple[list[str], Session]:
+    """The person's lines for a game, found by playing it in-process first (games are
+    deterministic from their seed and actions, bots included)."""
+    store = Store(tmp_path / "script.sqlite3")
+    s = Session.start(store, rk.get_variant(variant), players, ["medium"] * (players - 1), seed=seed)
+    lines: list[str] = []
+    while not s.is_over and (limit is None or len(lines) < limit):
+        if s.human_to_act:
+            line = person_policy(s)
+            lines.append(line)
+            s.play(line)
+        else:
+            s.bot_step()
+    return lines, s
+
+
+def cli(*args: str, input: str | None = None, timeout: int = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rummykit.cli.main", *args], input=input,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+# -- the store -------------------------------------------------------------------------
+
+
+def test_a_new_database_carries_rummykits_id_and_schema_version(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    Store(path).close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert db.execute("PRAGMA application_id").fetchone()[0] != 0
+    db.close()
+    Store(path).close()  # opening it again migrates nothing and loses nothing
+
+
+def test_a_damaged_database_file_is_refused_and_left_untouched(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    path.write_bytes(b"this is not a database, it is a shopping list\n" * 20)
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="not a rummykit database"):
+        Store(path)
+    assert path.read_bytes() == before
+
+
+def test_another_programs_database_is_refused_and_left_untouched(tmp_path):
+    path = tmp_path / "other.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE invoices (id INTEGER)")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="another program"):
+        Store(path)
+    assert path.read_bytes() == before
+    result = CliRunner().invoke(main, ["games", "--db", str(path)])
+    assert result.exit_code != 0 and "not a rummykit database" in result.output
+
+
+def test_a_database_from_a_newer_rummykit_is_refused(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    Store(path).close()
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="newer rummykit"):
+        Store(path)
+
+
+# -- the session -----------------------------------------------------------------------
+
+
+def test_every_action_is_saved_as_it_happens_and_replays_to_the_same_game(tmp_path):
+    lines, s = script(tmp_path, "contract", 3, seed=2, limit=12)
+    saved = s.store.game(s.id)
+    assert saved.actions == s.game.actions and len(saved.actions) > 12
+    assert rk.replay(saved.record()).view(0) == s.view()
+
+
+def test_a_resumed_game_goes_on_exactly_as_the_uninterrupted_one(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    lines, whole = script(tmp_path / "a", "contract", 3, seed=8, limit=40)
+    store = Store(tmp_path / "b" / "g.sqlite3")
+    s = Session.start(store, rk.get_variant("contract"), 3, ["medium", "medium"], seed=8)
+    played, resumed = 0, False
+    while played < len(lines):
+        if played == 15 and not resumed:  # as if the terminal closed here
+            s = Session.resume(store, store.last_unfinished())
+            resumed = True
+        if s.human_to_act:
+            s.play(lines[played])
+            played += 1
+        else:
+            s.bot_step()
+    assert s.game.actions == whole.game.actions
+
+
+def test_an_illegal_move_in_plain_mode_is_explained_and_changes_nothing(tmp_path):
+    store = Store(tmp_path / "g.sqlite3")
+    s = Session.start(store, rk.get_variant("basic"), 2, ["medium"], seed=3)
+    while not s.human_to_act:
+        s.bot_step()
+    before = list(s.game.actions)
+    out = io.StringIO()
+    PlainUI(s, rk.get_variant("basic"), io.StringIO("discard ZZ\n99\nq\n"), out).run()
+    text = out.getvalue()
+    assert "Not allowed:" in text and "There is no action 99" in text
+    assert s.game.actions == before == store.game(s.id).actions
+
+
+def test_plain_mode_prints_the_view_in_words_and_numbered_actions(tmp_path):
+    store = Store(tmp_path / "g.sqlite3")
+    s = Session.start(store, rk.get_variant("contract"), 4, ["medium"] * 3, seed=3)
+    out = io.StringIO()
+    PlainUI(s, rk.get_variant("contract"), io.StringIO("h\nq\n"), out).run()
+    text = out.getvalue()
+    assert "Contract Rummy, deal 1 of 7: two sets of three" in text
+    assert "Your hand (" in text and "Discard pile:" in text and "Stock:" in text
+    assert "  1. " in text and "Hint: " in text
+    assert "rummykit resume" in text
+
+
+# -- the commands, as separate processes ------------------------------------------------
+
+
+def test_plain_play_of_a_whole_basic_game_from_stdin_then_stats(tmp_path):
+    lines, done = script(tmp_path, "basic", 2, seed=11)
+    assert done.is_over
+    db = str(tmp_path / "games.sqlite3")
+    run = cli("play", "--plain", "-v", "basic", "-p", "2", "-b", "medium", "--seed", "11", "--speed", "0",
+              "--db", db, input="\n".join(lines) + "\n")
+    assert run.returncode == 0, run.stderr
+    assert "Game over. Final standings:" in run.stdout
+    stats = cli("stats", "--json", "--db", db)
+    rows = json.loads(stats.stdout)
+    assert rows[0]["ruleset"] == "basic" and rows[0]["played"] == 1
+    assert rows[0]["won"] == int(0 in done.game.winners)
+    assert rows[0]["rounds"] == len(done.game.history)
+    table = cli("stats", "--db", db)
+    assert "basic" in table.stdout and "played" in table.stdout
+    listed = json.loads(cli("games", "--json", "--db", db).stdout)
+    assert listed[0]["finished"] is not None
+    shown = cli("replay", str(listed[0]["id"]), "--no-pause", "--db", db)
+    assert shown.returncode == 0 and "Game over. Final standings:" in shown.stdout
+
+
+def test_killing_plain_play_mid_round_loses_nothing_and_resume_goes_on(tmp_path):
+    lines, _ = script(tmp_path, "contract", 4, seed=5, limit=6)
+    db = str(tmp_path / "games.sqlite3")
+    cmd = [sys.executable, "-m", "rummykit.cli.main", "play", "--plain", "-v", "contract", "-p", "4",
+           "-b", "medium", "--seed", "5", "--speed", "0", "--db", db]
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            text=True)
+    assert proc.stdin is not None
+    proc.stdin.write("\n".join(lines) + "\n")
+    proc.stdin.flush()  # stdin stays open: the game waits for the next move
+    deadline = time.time() + 120
+    count = -1
+    while time.time() < deadline:
+        time.sleep(0.5)
+        with Store(db) as store:
+            saved = store.last_unfinished()
+            n = len(saved.actions) if saved else 0
+        game = rk.replay(saved.record()) if saved else None
+        if n == count and game is not None and game.current_player == 0 and n > len(lines):
+            break
+        count = n
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    with Store(db) as store:
+        saved = store.last_unfinished()
+    assert saved is not None
+    game = rk.replay(saved.record())
+    assert not game.history, "the kill should land mid-round"
+    view = game.view(0)
+    resumed = cli("resume", "--plain", "--db", db, input="q\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"Your hand ({len(view['hand'])}): {' '.join(view['hand'])}" in resumed.stdout
+    for seat in range(4):
+        assert f"score {view['scores'][seat]}" in resumed.stdout
+    for cards in view["melds"]:
+        assert " ".join(cards) in resumed.stdout
+    with Store(db) as store:
+        assert store.last_unfinished().actions == saved.actions  # quitting adds nothing
+
+
+def test_play_refuses_bad_options_before_saving_anything(tmp_path):
+    db = str(tmp_path / "g.sqlite3")
+    r = CliRunner()
+    bad = [
+        (["play", "--plain", "-p", "9", "--db", db], "for 3-5 players"),
+        (["play", "--plain", "-b", "easy,grandmaster,hard", "--db", db], "unknown player"),
+        (["play", "--plain", "-b", "easy,hard", "--db", db], "need 3"),
+        (["play", "--plain", "-v", "canasta", "--db", db], "unknown ruleset"),
+    ]
+    for args, why in bad:
+        result = r.invoke(main, args)
+        assert result.exit_code != 0 and why in result.output, (args, result.output)
+    assert json.loads(r.invoke(main, ["games", "--json", "--db", db]).output) == []
+    nothing = r.invoke(main, ["resume", "--plain", "--db", db])
+    assert nothing.exit_code != 0 and "no unfinished game" in nothing.output
