@@ -240,3 +240,16 @@ def test_play_refuses_bad_options_before_saving_anything(tmp_path):
     assert json.loads(r.invoke(main, ["games", "--json", "--db", db]).output) == []
     nothing = r.invoke(main, ["resume", "--plain", "--db", db])
     assert nothing.exit_code != 0 and "no unfinished game" in nothing.output
+
+
+def test_play_with_no_arguments_starts_contract_for_four_and_saves_it(tmp_path):
+    # the README's main command; with no terminal it falls back to the plain mode
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-m", "rummykit.cli.main", "play"], input="", capture_output=True,
+                         text=True, timeout=300, env=env)
+    assert run.returncode == 0, run.stderr
+    assert "Contract Rummy, 4 players" in run.stdout and "Input ended" in run.stdout
+    listed = subprocess.run([sys.executable, "-m", "rummykit.cli.main", "games", "--json"],
+                            capture_output=True, text=True, timeout=60, env=env)
+    rows = json.loads(listed.stdout)
+    assert rows[0]["ruleset"] == "contract" and rows[0]["players"] == 4 and rows[0]["finished"] is None

@@ -150,3 +150,22 @@ def test_the_hint_and_the_rules_are_one_key_away(tmp_path):
             assert isinstance(app.screen, Question) and "Contract Rummy" in app.screen.text
 
     asyncio.run(run())
+
+
+def test_an_illegal_move_shows_the_engines_sentence_and_changes_nothing(tmp_path):
+    g = rk.new_game("contract", players=3, seed=4, dealer=2)
+    s = stacked_session(tmp_path, g)
+    app = RummyApp(s, rk.get_variant("contract"), speed=0)
+
+    async def run():
+        async with app.run_test(size=(150, 48)) as pilot:
+            await settle(pilot, app)
+            assert s.view()["phase"] == "draw"
+            before = (s.game.state_id, list(s.view()["hand"]))
+            await pilot.click("#hand", offset=(2, 1))
+            await pilot.press("x")  # discarding before drawing
+            assert app.messages[-1] == "Not allowed: Draw first: take the top discard or draw from the stock"
+            assert (s.game.state_id, s.view()["hand"]) == before
+            assert s.store.game(s.id).actions == s.game.actions
+
+    asyncio.run(run())
