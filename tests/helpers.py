@@ -51,3 +51,25 @@ def count_restocks_until_round_ends(g: Game, max_turns: int = 20000) -> int:
 
 def values(variant: str) -> list[int]:
     return rk.get_variant(variant).spec.values_table()
+
+
+def twin_deals() -> tuple[Game, Game]:
+    """Two contract deals where seat 1's cards, the upcard and the table are the same and
+    the other hands and the stock differ: seat 1's view is the same in both."""
+    from conftest import deal
+
+    mine = "7H 7S 7D 9C 9D 3H 4H 5H KC QC"
+    a = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", mine, "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S",
+             "6H 7C")
+    b = deal("contract", ["2C 3C 4C 5D 6D 8S TS JS QD KD", mine, "AS 2S 6C 8C 8D TH JH QH 4D 5S"], "9S",
+             "JK 2D")
+    return a, b
+
+
+def twin_deals_after_meld() -> tuple[Game, Game]:
+    """:func:`twin_deals` after seat 1 takes 9S and lays down two sets: it must discard."""
+    a, b = twin_deals()
+    for g in (a, b):
+        g.apply("take")
+        g.apply("meld 7H 7S 7D / 9C 9D 9S")
+    return a, b

@@ -10,6 +10,7 @@ from collections import Counter
 
 import pytest
 from conftest import deal
+from helpers import twin_deals_after_meld
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -171,14 +172,7 @@ def test_search_player_keeps_to_its_sample_count_and_time_budget():
 
 
 def test_search_choice_depends_only_on_its_view_and_seed():
-    mine = "7H 7S 7D 9C 9D 3H 4H 5H KC QC"
-    a = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", mine, "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S",
-             "6H 7C")
-    b = deal("contract", ["2C 3C 4C 5D 6D 8S TS JS QD KD", mine, "AS 2S 6C 8C 8D TH JH QH 4D 5S"], "9S",
-             "JK 2D")
-    for g in (a, b):
-        g.apply("take")
-        g.apply("meld 7H 7S 7D / 9C 9D 9S")
+    a, b = twin_deals_after_meld()
     va, vb = a.view(1), b.view(1)
     assert va == vb
     got = [SearchPlayer(11, samples=4, horizon=1).explain(v, g.legal_actions())
@@ -187,14 +181,7 @@ def test_search_choice_depends_only_on_its_view_and_seed():
 
 
 def test_easy_bot_choice_depends_only_on_its_view_and_seed():
-    mine = "7H 7S 7D 9C 9D 3H 4H 5H KC QC"
-    a = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", mine, "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S",
-             "6H 7C")
-    b = deal("contract", ["2C 3C 4C 5D 6D 8S TS JS QD KD", mine, "AS 2S 6C 8C 8D TH JH QH 4D 5S"], "9S",
-             "JK 2D")
-    for g in (a, b):
-        g.apply("take")
-        g.apply("meld 7H 7S 7D / 9C 9D 9S")
+    a, b = twin_deals_after_meld()
     assert a.view(1) == b.view(1)
     picks = [make_player("easy", 5).choose(g.view(1), g.legal_actions()) for g in (a, b)]
     assert picks[0] == picks[1]

@@ -3,6 +3,7 @@ heuristic player.  They see only the seat's view and the legal actions."""
 
 import pytest
 from conftest import deal
+from helpers import twin_deals
 
 import rummykit as rk
 from rummykit.players import HeuristicPlayer, Player, RandomPlayer, make_player
@@ -36,12 +37,7 @@ def test_heuristic_and_random_bots_only_make_legal_moves(vid):
 
 
 def test_heuristic_choice_depends_only_on_its_view_and_seed():
-    # seat 1's cards, the upcard and the table are the same; the other hands and the stock differ
-    mine = "7H 7S 7D 9C 9D 3H 4H 5H KC QC"
-    a = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", mine, "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S",
-             "6H 7C")
-    b = deal("contract", ["2C 3C 4C 5D 6D 8S TS JS QD KD", mine, "AS 2S 6C 8C 8D TH JH QH 4D 5S"], "9S",
-             "JK 2D")
+    a, b = twin_deals()
     va, vb = a.view(1), b.view(1)
     assert va == vb
     got_a = HeuristicPlayer(7).explain(va, a.legal_actions())

@@ -17,6 +17,12 @@ from rummykit.store import Store
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
+def new_app(tmp_path, seed: int) -> RummyApp:
+    """A contract game for three where Ann (seat 0) plays first."""
+    s = stacked_session(tmp_path, rk.new_game("contract", players=3, seed=seed, dealer=2))
+    return RummyApp(s, rk.get_variant("contract"), speed=0)
+
+
 def stacked_session(tmp_path, game) -> Session:
     store = Store(tmp_path / "games.sqlite3")
     setup = make_record(game)
@@ -114,9 +120,7 @@ def test_a_person_plays_a_whole_round_in_the_textual_app(tmp_path):
 
 
 def test_sorting_and_moving_cards_keeps_the_selection(tmp_path):
-    g = rk.new_game("contract", players=3, seed=4, dealer=2)
-    s = stacked_session(tmp_path, g)
-    app = RummyApp(s, rk.get_variant("contract"), speed=0)
+    app = new_app(tmp_path, 4)
 
     async def run():
         async with app.run_test(size=(150, 48)) as pilot:
@@ -136,9 +140,7 @@ def test_sorting_and_moving_cards_keeps_the_selection(tmp_path):
 
 
 def test_the_hint_and_the_rules_are_one_key_away(tmp_path):
-    g = rk.new_game("contract", players=3, seed=9, dealer=2)
-    s = stacked_session(tmp_path, g)
-    app = RummyApp(s, rk.get_variant("contract"), speed=0)
+    app = new_app(tmp_path, 9)
 
     async def run():
         async with app.run_test(size=(150, 48)) as pilot:
@@ -153,9 +155,8 @@ def test_the_hint_and_the_rules_are_one_key_away(tmp_path):
 
 
 def test_an_illegal_move_shows_the_engines_sentence_and_changes_nothing(tmp_path):
-    g = rk.new_game("contract", players=3, seed=4, dealer=2)
-    s = stacked_session(tmp_path, g)
-    app = RummyApp(s, rk.get_variant("contract"), speed=0)
+    app = new_app(tmp_path, 4)
+    s = app.s
 
     async def run():
         async with app.run_test(size=(150, 48)) as pilot:
