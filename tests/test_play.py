@@ -253,3 +253,26 @@ def test_play_with_no_arguments_starts_contract_for_four_and_saves_it(tmp_path):
                             capture_output=True, text=True, timeout=60, env=env)
     rows = json.loads(listed.stdout)
     assert rows[0]["ruleset"] == "contract" and rows[0]["players"] == 4 and rows[0]["finished"] is None
+
+
+def test_a_shanghai_call_is_asked_with_what_it_costs(tmp_path):
+    from conftest import deal
+
+    from rummykit.engine.record import make_record
+    from rummykit.play.words import describe_view
+
+    g = deal("shanghai", ["3C 3D 3H 5C 5D 5H 8S 9S TS JS QS", "AS 2S 6C 8C 8D TH JH QH 4D 3S KD",
+                          "4C 6D 7D 8H 9H TC JC QD KC KH AD", "2C 2D 7C 7S 9C 9D JD QC KS AC AH"],
+             "4S", "2H 6H 6S 7H 3S 4H 5S 6C 7C")
+    no = ["pass"] * 3
+    for act in ["draw", *no, "discard KD", "take", "discard AD", "draw", *no, "discard AC", "draw", *no,
+                "meld 3C 3D 3H / 5C 5D 5H", "discard 8S", "draw", *no, "discard 3S"]:
+        g.apply(act)
+    store = Store(tmp_path / "g.sqlite3")
+    setup = make_record(g)
+    del setup["actions"]
+    seats = ["medium", "medium", "human", "medium"]
+    s = Session(store, store.new_game(setup, seats, 2, "Bo"), g, seats, 2, "Bo")
+    assert s.human_to_act
+    text = describe_view(s)
+    assert "Call Shanghai? You lay it off, and Seat 1 (medium) draws a card at random from your hand." in text

@@ -101,7 +101,12 @@ def prompt_line(s: Session, v: dict[str, Any]) -> str:
         verb = b.verb if b else "May I"
         return f"{s.seat_name(v['turn'])} passed on {top}. {verb}? Buying gives you {top}{cost}."
     if phase == "call":
-        return f"{top} was discarded and fits a meld on the table: call it?"
+        by = s.seat_name(v["turn"])
+        if v["turn_state"]["call_kind"] == "shanghai":
+            return (f"{by} discarded {top}, which fits a meld on the table. Call Shanghai? You lay it "
+                    f"off, and {by} draws a card at random from your hand.")
+        return (f"{by} discarded {top}, which fits a meld on the table. Call Rummy? You shed one card "
+                "of your choice onto the pile.")
     if phase == "cut":
         return "Cut the pack."
     if phase == "draw":
