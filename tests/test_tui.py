@@ -70,6 +70,7 @@ def test_a_person_plays_a_whole_round_in_the_textual_app(tmp_path):
             await settle(pilot, app, answered_may_i)
             await click_cards(pilot, app, "7H 7S 7D")
             await pilot.press("g")  # the first set, put aside
+            assert sorted(app.groups[0]) == ["7D", "7H", "7S"] and not {"7H", "7S", "7D"} & set(app.order)
             await click_cards(pilot, app, "9C 9D 9S")
             await pilot.press("m")  # both sets go down
             assert s.view()["down"][0], app.messages

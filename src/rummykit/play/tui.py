@@ -198,8 +198,13 @@ class RummyApp(App[None]):
     # -- drawing -----------------------------------------------------------------------
 
     def sync_hand(self, hand: list[str]) -> None:
-        """Keep the person's arrangement; new cards go to their sorted place."""
+        """Keep the person's arrangement; new cards go to their sorted place.  Cards put
+        aside for a meld (``g``) stay out of the hand row while they still are in the hand."""
         left = list(hand)
+        for group in self.groups:
+            for c in group:
+                if c in left:
+                    left.remove(c)
         kept = []
         for c in self.order:
             if c in left:
