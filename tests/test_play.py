@@ -276,3 +276,21 @@ def test_a_shanghai_call_is_asked_with_what_it_costs(tmp_path):
     assert s.human_to_act
     text = describe_view(s)
     assert "Call Shanghai? You lay it off, and Seat 1 (medium) draws a card at random from your hand." in text
+
+
+def test_hint_for_a_saved_game_position(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    store = Store(db)
+    s = Session.start(store, rk.get_variant("contract"), 3, ["medium", "medium"], seed=6)
+    while not s.human_to_act:
+        s.bot_step()
+    store.close()
+    r = CliRunner()
+    got = r.invoke(main, ["hint", "--game", str(s.id), "--db", str(db)])
+    assert got.exit_code == 0 and "hint: " in got.output, got.output
+    hard = r.invoke(main, ["hint", "--game", str(s.id), "--db", str(db), "--level", "hard:samples=2"])
+    assert hard.exit_code == 0 and "hint: " in hard.output
+    both = r.invoke(main, ["hint", "x.json", "--game", "1", "--db", str(db)])
+    assert both.exit_code != 0 and "one of them" in both.output
+    missing = r.invoke(main, ["hint", "--game", "99", "--db", str(db)])
+    assert missing.exit_code != 0 and "no game 99" in missing.output

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from .. import __version__
 from ..rules.registry import RulesError, Variant, get_variant, load_variant, variant_ids
+from ..store import StoreError
 from . import play as play_cmds
 from .describe import describe_rules
 from .simulate import run_simulation
@@ -186,24 +187,40 @@ def arena(variant: str, players: int | None, bots: str, games: int, seed: int, w
 
 
 @main.command()
-@click.argument("record_file", type=click.Path(dir_okay=False))
+@click.argument("record_file", type=click.Path(dir_okay=False), required=False)
+@click.option("--game", "game_id", type=int, default=None,
+              help="A saved game (see `rummykit games`) instead of a record file.")
+@click.option("--db", default=None, type=click.Path(dir_okay=False), help=play_cmds.DB_HELP)
 @click.option("--seat", type=int, default=None, help="The seat to advise (default: the seat to act).")
 @click.option("--line", type=int, default=1, show_default=True,
               help="For a file of JSON lines (simulate --records): which record.")
-def hint(record_file: str, seat: int | None, line: int) -> None:
-    """Suggest a move, with the reason, for a saved game position (a game record)."""
+@click.option("--level", default="medium", show_default=True, help="Which bot advises: easy, medium or hard.")
+def hint(record_file: str | None, game_id: int | None, db: str | None, seat: int | None, line: int,
+         level: str) -> None:
+    """Suggest a move, with the reason, for a saved game position (a game record or a saved game)."""
     from ..engine.record import replay
-    from ..players import HeuristicPlayer
+    from ..players import make_player
 
-    try:
-        text = Path(record_file).read_text()
-    except OSError as e:
-        raise click.ClickException(f"cannot read {record_file}: {e.strerror}") from None
-    try:
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        data = json.loads(text) if len(lines) <= 1 else json.loads(lines[line - 1])
-    except (json.JSONDecodeError, IndexError) as e:
-        raise click.ClickException(f"{record_file} is not a game record (JSON): {e}") from None
+    if (record_file is None) == (game_id is None):
+        raise click.UsageError("give a record file or --game ID (one of them)")
+    if game_id is not None:
+        with play_cmds.open_store(db) as store:
+            try:
+                data = store.game(game_id).record()
+            except StoreError as e:
+                raise click.ClickException(str(e)) from None
+        record_file = f"game {game_id}"
+    else:
+        assert record_file is not None
+        try:
+            text = Path(record_file).read_text()
+        except OSError as e:
+            raise click.ClickException(f"cannot read {record_file}: {e.strerror}") from None
+        try:
+            lines = [ln for ln in text.splitlines() if ln.strip()]
+            data = json.loads(text) if len(lines) <= 1 else json.loads(lines[line - 1])
+        except (json.JSONDecodeError, IndexError) as e:
+            raise click.ClickException(f"{record_file} is not a game record (JSON): {e}") from None
     try:
         g = replay(data)
     except ValueError as e:
@@ -214,7 +231,14 @@ def hint(record_file: str, seat: int | None, line: int) -> None:
     if who != g.current_player:
         raise click.ClickException(f"seat {who} is not to act: seat {g.current_player} is")
     view = g.view(who)
-    action, why = HeuristicPlayer(0, g.variant).explain(view, g.legal_actions())
+    try:
+        bot = make_player(level, 0, variant=g.variant)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    explain = getattr(bot, "explain", None)
+    if explain is None:
+        raise click.UsageError(f"{level} cannot explain its moves; ask easy, medium or hard")
+    action, why = explain(view, g.legal_actions())
     click.echo(f"{g.spec.name}, deal {view['round']} ({view['contract']}), seat {who}, phase {view['phase']}")
     click.echo(f"hand: {' '.join(view['hand'])}   discard: {view['discard_top'] or '-'}")
     click.echo(f"hint: {action.text()} — {why}")
