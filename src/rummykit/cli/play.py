@@ -6,6 +6,7 @@ import json
 import sys
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -13,6 +14,9 @@ from rich.table import Table
 
 from ..rules.registry import RulesError, Variant, get_variant, load_variant, variant_ids
 from ..store import Store, StoreError
+
+if TYPE_CHECKING:
+    from ..play.session import Session
 
 DB_HELP = "The games database (default: rummykit's file in your user data folder)."
 
@@ -37,10 +41,18 @@ def _variant_for(variant: str, rules: str | None) -> Variant:
     raise click.BadParameter(f"unknown ruleset {variant!r}; rummykit knows: {', '.join(variant_ids())}")
 
 
-def _run(session: object, variant: Variant, plain: bool, speed: float) -> None:
-    from ..play.session import Session
+def _printed_plainly(rows: list[dict[str, Any]], as_json: bool) -> bool:
+    """Print ``rows`` as JSON, or say there are none; False when a table is still to print."""
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return True
+    if not rows:
+        click.echo("No games yet: `rummykit play` starts one.")
+        return True
+    return False
 
-    assert isinstance(session, Session)
+
+def _run(session: Session, variant: Variant, plain: bool, speed: float) -> None:
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from ..play.plain import PlainUI
 
@@ -128,11 +140,7 @@ def games(show_all: bool, as_json: bool, db: str | None) -> None:
     """List saved games, newest first."""
     with open_store(db) as store:
         rows = store.games(limit=-1 if show_all else 50)
-    if as_json:
-        click.echo(json.dumps(rows, indent=2))
-        return
-    if not rows:
-        click.echo("No games yet: `rummykit play` starts one.")
+    if _printed_plainly(rows, as_json):
         return
     t = Table(title="Saved games")
     for col in ("id", "ruleset", "players", "started", "state", "scores", "actions"):
@@ -204,11 +212,7 @@ def stats(as_json: bool, db: str | None) -> None:
 
     with open_store(db) as store:
         rows = store.stats(low_wins)
-    if as_json:
-        click.echo(json.dumps(rows, indent=2))
-        return
-    if not rows:
-        click.echo("No games yet: `rummykit play` starts one.")
+    if _printed_plainly(rows, as_json):
         return
     t = Table(title="Your statistics")
     for col in ("ruleset", "played", "won", "unfinished", "rounds", "mean points per round", "best game"):
