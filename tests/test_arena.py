@@ -54,3 +54,42 @@ def test_arena_refuses_bad_input():
     runner = CliRunner()
     assert "unknown player" in runner.invoke(main, ["arena", "-b", "medium,genius,random,random"]).output
     assert "3-5 players" in runner.invoke(main, ["arena", "-b", "medium,random"]).output
+
+
+def _arena_json(args):
+    r = CliRunner().invoke(main, ["arena", "-v", "basic", "-b", "medium,random", "--seed", "4", "-q", "--json",
+                                  *args])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    timing = ("mean_decision_ms", "median_decision_ms", "p99_decision_ms")
+    return [{k: v for k, v in b.items() if k not in timing} for b in data["bots"]]
+
+
+def test_arena_results_file_goes_on_after_a_stop_and_gives_the_uninterrupted_figures(tmp_path):
+    whole = _arena_json(["-n", "8"])
+    path = tmp_path / "games.jsonl"
+    assert _arena_json(["-n", "4", "--results", str(path)])  # the first half, then a stop
+    lines = path.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 4 and json.loads(lines[0])["arena"]["bots"] == ["medium", "random"]
+    path.write_text("".join(lines[:4]) + lines[4][: len(lines[4]) // 2])  # killed mid-write
+    assert _arena_json(["-n", "8", "--results", str(path)]) == whole
+    assert len(path.read_text().splitlines()) == 1 + 8
+    assert _arena_json(["-n", "8", "--results", str(path)]) == whole  # nothing left to play
+
+
+def test_arena_refuses_a_results_file_of_another_arena_or_a_damaged_one(tmp_path):
+    path = tmp_path / "games.jsonl"
+    _arena_json(["-n", "2", "--results", str(path)])
+    before = path.read_bytes()
+    runner = CliRunner()
+    r = runner.invoke(main, ["arena", "-v", "basic", "-b", "medium,random", "--seed", "5", "-n", "2",
+                             "--results", str(path)])
+    assert r.exit_code != 0 and "another arena" in r.output and "seed 4" in r.output
+    assert path.read_bytes() == before
+    lines = before.decode().splitlines(keepends=True)
+    path.write_text(lines[0] + "{not json\n" + "".join(lines[1:]))
+    damaged = path.read_bytes()
+    r = runner.invoke(main, ["arena", "-v", "basic", "-b", "medium,random", "--seed", "4", "-n", "2",
+                             "--results", str(path)])
+    assert r.exit_code != 0 and "line 2 is not a game result" in r.output
+    assert path.read_bytes() == damaged

@@ -304,3 +304,49 @@ def test_whole_hand_quick_rejects():
     # three runs pat: the same card three times needs three runs
     assert v.find_contract(7, P("3H 4H 5H 3H 4H 5H 3H 4H 5H")) is not None
     assert v.find_contract(7, P("3H 3H 3H 3H 4H 5H 6H 7H 8H 9H TH JH")) is None
+
+
+# -- the lower bound the bots plan with ------------------------------------------------
+
+@settings(max_examples=150, deadline=None)
+@given(vid=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10**6), size=st.integers(1, 16),
+       data=st.data())
+def test_shortfalls_without_match_shortfall_of_the_hand_less_each_card(vid, seed, size, data):
+    import random
+
+    v = rk.get_variant(vid)
+    if not v.spec.contracts:
+        return
+    round_no = data.draw(st.integers(1, len(v.spec.contracts)))
+    pack = make_pack(*v.spec.pack_for(4))
+    hand = random.Random(seed).sample(pack, size)
+    solver, comps = v.solver(4), v.spec.contract(round_no)
+    got = solver.shortfalls_without(hand, comps)
+    assert set(got) == set(hand)
+    for c in set(hand):
+        rest = list(hand)
+        rest.remove(c)
+        assert got[c] == solver.shortfall(rest, comps), (rk.format_cards(hand), str(c))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 10**6), size=st.integers(6, 12))
+def test_shortfall_is_zero_whenever_the_contract_can_be_met(case, seed, size):
+    import random
+
+    vid, round_no = case
+    v = variant_of(vid)
+    pack = make_pack(*v.spec.pack_for(4))
+    pool = [c for c in pack if c.is_joker or (c.rank in (2, 3, 4, 5, 6, 7) and c.suit in (0, 2))]
+    hand = random.Random(seed).sample(pool, size)
+    if v.find_contract(round_no, hand) is not None:
+        assert v.solver(4).shortfall(hand, v.spec.contract(round_no)) == 0, rk.format_cards(hand)
+
+
+def test_shortfall_counts_cards_short_of_two_sets_of_three():
+    v = rk.get_variant("contract")
+    short = v.solver(4).shortfall
+    assert short(P("7H 7S 9C 9D KS"), v.spec.contract(1)) == 2  # a 7 and a 9
+    assert short(P("7H 7S 9C 9D JK KS"), v.spec.contract(1)) == 1  # the joker stands for one
+    assert short(P("7H 7S 7C 9C 9D JK"), v.spec.contract(1)) == 0
+    assert short(P("7H 2S 9C 4D KS"), v.spec.contract(1)) == 4

@@ -9,8 +9,10 @@ time, and an openskill (Plackett-Luce) rating with mu ± 2 sigma.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
+import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -33,6 +35,78 @@ class GameResult:
     think: list[float]  # seconds of decision time per seat
     decisions: list[int]
     times: list[list[float]] = field(default_factory=list)  # each decision's seconds, per seat
+
+
+def result_to_json(r: GameResult) -> dict[str, Any]:
+    """One game as a JSON object; decision times in whole microseconds (to keep files small)."""
+    d = dict(r.__dict__)
+    d["times"] = [[round(t * 1e6) for t in ts] for ts in r.times]
+    return d
+
+
+def result_from_json(d: dict[str, Any]) -> GameResult:
+    d = dict(d)
+    d["times"] = [[t / 1e6 for t in ts] for ts in d.get("times", [])]
+    return GameResult(**d)
+
+
+class ResultsFile:
+    """An arena's games, one JSON line each, written as each game ends, so that a long
+    run that stops (a crash, a closed laptop, a cut-off session) goes on where it
+    stopped when the same command is run again.  The first line names the arena
+    (ruleset, line-up, seed); a file of another arena is refused, and so is a damaged
+    one — except a last line cut off mid-write, which is dropped."""
+
+    def __init__(self, path: str, variant: str, bots: Sequence[str], seed: int):
+        self.path = path
+        self.header = {"arena": {"variant": variant, "bots": list(bots), "seed": seed}}
+
+    def load(self) -> list[GameResult]:
+        """The games already in the file (none if it does not exist); writes the header
+        to a new file, and drops a torn last line.  Raises ValueError on a file it cannot use."""
+        if not os.path.exists(self.path) or os.path.getsize(self.path) == 0:
+            with open(self.path, "w", encoding="utf-8") as f:
+                f.write(json.dumps(self.header) + "\n")
+            return []
+        with open(self.path, "rb") as fb:
+            raw = fb.read()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{self.path} is not an arena results file (not text)") from None
+        lines = text.split("\n")
+        torn = lines[-1]  # after the last newline: empty, or a line cut off mid-write
+        lines = lines[:-1]
+        if not lines:
+            raise ValueError(f"{self.path} is not an arena results file (no header line)")
+        try:
+            header = json.loads(lines[0])
+        except json.JSONDecodeError:
+            raise ValueError(f"{self.path} is not an arena results file (line 1 is not JSON)") from None
+        if not isinstance(header, dict) or "arena" not in header:
+            raise ValueError(f"{self.path} is not an arena results file (line 1 names no arena)")
+        if header != self.header:
+            a = header["arena"]
+            raise ValueError(
+                f"{self.path} holds games of another arena ({a.get('variant')}, "
+                f"{','.join(map(str, a.get('bots', [])))}, seed {a.get('seed')}): "
+                "give the same ruleset, bots and seed to go on with it, or another file")
+        out = []
+        for i, line in enumerate(lines[1:], start=2):
+            try:
+                out.append(result_from_json(json.loads(line)))
+            except (json.JSONDecodeError, TypeError, ValueError):
+                raise ValueError(f"{self.path}: line {i} is not a game result; the file is "
+                                 "damaged (nothing was changed)") from None
+        if torn:
+            with open(self.path, "r+b") as fb:  # drop the line cut off mid-write
+                fb.truncate(len(raw) - len(torn.encode("utf-8")))
+        return out
+
+    def append(self, r: GameResult) -> None:
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(result_to_json(r)) + "\n")
+            f.flush()
 
 
 def entry_labels(bots: Sequence[str]) -> list[str]:
@@ -124,13 +198,17 @@ def run_arena(
     on_game: Callable[[GameResult], None] | None = None,
     backend: str = "local",
     address: str | None = None,
+    done: Sequence[GameResult] = (),
 ) -> Summary:
     """Play ``games`` games (rounded up to whole rotations) and summarise them.
     ``backend``: ``local`` (a process pool of ``workers``) or ``ray`` (a local Ray with
-    ``workers`` CPUs, or the cluster at ``address``)."""
+    ``workers`` CPUs, or the cluster at ``address``).  ``done``: games already played
+    (from a :class:`ResultsFile`), which are not played again."""
     n = len(bots)
     deals = max(1, math.ceil(games / n))
-    jobs = [(variant, list(bots), d, r, seed) for d in range(deals) for r in range(n)]
+    have = {(r.deal, r.rotation): r for r in done if r.deal < deals}
+    jobs = [(variant, list(bots), d, r, seed) for d in range(deals) for r in range(n)
+            if (d, r) not in have]
     results: list[GameResult] = []
     if backend == "ray":
         results = _run_ray(jobs, workers, address, on_game)
@@ -150,6 +228,7 @@ def run_arena(
                 results.append(res)
                 if on_game:
                     on_game(res)
+    results.extend(have.values())
     results.sort(key=lambda r: (r.deal, r.rotation))
     return summarise(variant, bots, results, seed)
 

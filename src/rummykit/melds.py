@@ -310,6 +310,11 @@ class TableMeld:
     def hi(self) -> int:
         return self.lo + len(self.cards) - 1
 
+    def copy(self) -> TableMeld:
+        """An independent copy (its own card list)."""
+        return TableMeld(self.kind, list(self.cards), self.owner, self.rank, self.suit, self.lo,
+                         self.limited, self.wilds)
+
     def meaning(self, i: int) -> Card | Rank:
         if self.kind == "run":
             return face_at(self.suit, self.lo + i)
@@ -343,6 +348,8 @@ class TableMeld:
             if self.limited and not rules.within_limit(self.wilds + 1, n - self.wilds):
                 return []
             return [Rank(self.rank)]
+        if not wild and c // 13 != self.suit:
+            return []  # a natural card of another suit never extends this run
         out: list[Card | Rank | None] = []
         bounds = rules.run_bounds(n + 1)
         for pos in (self.lo - 1, self.hi + 1):

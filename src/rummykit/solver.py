@@ -9,6 +9,7 @@ found.  It returns the arrangement with the least leftover penalty.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -70,7 +71,12 @@ class Solver:
         self.values = list(values)
         self.crules = crules
         self._wild_codes = [JOKER_CODE] + (list(TWOS) if rules.twos_wild else [])
+        self._wild_set = frozenset(self._wild_codes)
         self._windows: dict[int, list[int]] = {}
+        self._run_best: dict[int, dict[int, int]] = {}  # k -> suit mask -> fewest cards short
+        self._rank_m: dict[tuple[int, int], tuple[int, ...]] = {}  # (n, k) -> set margins
+        self._short: dict[tuple[Component, ...], dict[tuple[int, ...], int]] = {}
+        self._plans: dict[tuple[Component, ...], list[tuple[tuple[str, ...], int, int, int]]] = {}
         self._cache: dict[tuple[object, ...], list[Skel]] = {}
         # the positions (bits) where each rank may sit in a run
         self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
@@ -124,24 +130,147 @@ class Solver:
         """A lower bound on how many more cards ``hand`` needs to meet ``comps``: the
         wild cards the sets and runs would still lack, less the wilds held.  0 does not
         promise the contract (find it with :meth:`solve`); more than 0 rules it out."""
-        cnt = [0] * NUM_FACES
+        if not isinstance(comps, tuple):
+            comps = tuple(comps)
+        memo = self._short.get(comps)
+        if memo is None:
+            memo = self._short[comps] = {}
+        key = tuple(sorted(hand))
+        got = memo.get(key)
+        if got is None:
+            if len(memo) >= 100_000:
+                memo.clear()
+            got = memo[key] = self._shortfall(hand, comps)
+        return got
+
+    def shortfalls_without(self, hand: Sequence[int], comps: Sequence[Component]) -> dict[int, int]:
+        """``shortfall(hand less c, comps)`` for every distinct card ``c`` in ``hand`` —
+        what each discard would leave — computed together: taking one card out changes
+        only its rank's set margins and its suit's run margin, so each answer edits the
+        whole hand's sorted margins instead of building them again."""
+        comps = tuple(comps)
+        plan = self._plans.get(comps)
+        if plan is None:
+            plan = self._plans[comps] = self._shortfall_plan(comps)
+        face = [0] * NUM_FACES
         for c in hand:
-            cnt[c] += 1
-        wild = sum(cnt[c] for c in self._wild_codes)
-        need = 0
-        for kind, pick in (("set", self._set_marginals), ("run", self._run_marginals)):
-            sizes = [c.size for c in comps if c.kind in (kind, "meld")]
-            if not sizes:
+            face[c] += 1
+        by_rank = [face[r] + face[13 + r] + face[26 + r] + face[39 + r] for r in range(13)]
+        masks = [self._suit_mask(face, s) for s in range(4)]
+        wild = sum(face[c] for c in self._wild_codes)
+        bases = []
+        for kinds, k, _, _ in plan:
+            marg: list[int] = []
+            if "set" in kinds:
+                marg += self._set_margins(by_rank, k)
+            if "run" in kinds:
+                marg += self._run_margins(masks, k)
+            marg.sort()
+            bases.append(marg)
+        out: dict[int, int] = {}
+        for c in hand:
+            if c in out:
                 continue
-            k = min(sizes)
-            marg = sorted(pick(cnt, k)) + [k] * len(sizes)
-            need += sum(marg[: len([c for c in comps if c.kind == kind]) or 0])
-        melds = [c for c in comps if c.kind == "meld"]
-        if melds:
-            k = min(c.size for c in melds)
-            marg = sorted(self._set_marginals(cnt, k) + self._run_marginals(cnt, k)) + [k] * len(melds)
-            need += sum(marg[: len(melds)])
+            r, s = c % 13, c // 13
+            need = 0
+            for (kinds, k, pad, take), base in zip(plan, bases, strict=True):
+                m = base
+                if c < 52:
+                    m = base.copy()
+                    if "set" in kinds:
+                        for x in self._rank_margins(by_rank[r], k):
+                            m.remove(x)
+                        for x in self._rank_margins(by_rank[r] - 1, k):
+                            insort(m, x)
+                    if "run" in kinds:
+                        old = self._run_best_of(masks[s], k)
+                        new = old if face[c] > 1 else self._run_best_of(masks[s] & ~self._rank_bits[r], k)
+                        if new != old:
+                            if old < k:
+                                for _ in range(3):
+                                    m.remove(old)
+                            if new < k:
+                                for _ in range(3):
+                                    insort(m, new)
+                if len(m) < take:
+                    m = m + [k] * pad  # k is at least every margin: still sorted
+                need += sum(m[:take])
+            out[c] = max(0, need - wild + (c in self._wild_set))
+        return out
+
+    def _rank_margins(self, n: int, k: int) -> tuple[int, ...]:
+        """The set margins of one rank held ``n`` times (see :meth:`_set_margins`)."""
+        key = (n, k)
+        got = self._rank_m.get(key)
+        if got is None:
+            got = self._rank_m[key] = tuple(self._set_margins([n], k))
+        return got
+
+    def _run_best_of(self, mask: int, k: int) -> int:
+        if not mask:
+            return k
+        best_of = self._run_best.get(k)
+        if best_of is None:
+            best_of = self._run_best[k] = {}
+        best = best_of.get(mask)
+        if best is None:
+            best = best_of[mask] = self._run_short(mask, k)
+        return best
+
+    def _suit_mask(self, face: list[int], suit: int) -> int:
+        rank_bits = self._rank_bits
+        base = 13 * suit
+        mask = 0
+        for r in range(13):
+            if face[base + r]:
+                mask |= rank_bits[r]
+        return mask
+
+    def _shortfall(self, hand: Sequence[int], comps: tuple[Component, ...]) -> int:
+        plan = self._plans.get(comps)
+        if plan is None:
+            plan = self._plans[comps] = self._shortfall_plan(comps)
+        wild_codes = self._wild_set
+        rank_bits = self._rank_bits
+        by_rank = [0] * 13
+        masks = [0, 0, 0, 0]
+        wild = 0
+        for c in hand:
+            if c in wild_codes:
+                wild += 1
+            if c < 52:
+                r = c % 13
+                by_rank[r] += 1
+                masks[c // 13] |= rank_bits[r]
+        need = 0
+        for kinds, k, pad, take in plan:
+            marg: list[int] = []
+            if "set" in kinds:
+                marg += self._set_margins(by_rank, k)
+            if "run" in kinds:
+                marg += self._run_margins(masks, k)
+            if len(marg) < take:
+                marg += [k] * pad
+            marg.sort()
+            need += sum(marg[:take])
         return max(0, need - wild)
+
+    @staticmethod
+    def _shortfall_plan(comps: tuple[Component, ...]) -> list[tuple[tuple[str, ...], int, int, int]]:
+        """What :meth:`_shortfall` sums for ``comps``: for the sets, the runs and the
+        either-kind melds asked for, which marginals, of what size ``k``, padded with how
+        many ``k`` (a meld from wild cards alone), and how many of the smallest to take.
+        For sets and runs ``k`` is the least size among them and the either-kind melds."""
+        plan: list[tuple[tuple[str, ...], int, int, int]] = []
+        for kind in ("set", "run"):
+            take = sum(1 for c in comps if c.kind == kind)
+            if take:
+                sizes = [c.size for c in comps if c.kind in (kind, "meld")]
+                plan.append(((kind,), min(sizes), len(sizes), take))
+        melds = [c.size for c in comps if c.kind == "meld"]
+        if melds:
+            plan.append((("set", "run"), min(melds), len(melds), len(melds)))
+        return plan
 
     def feasible(self, cnt: list[int], comps: Sequence[Component]) -> bool:
         """False when ``comps`` surely cannot be met: even sharing no natural card, the
@@ -171,9 +300,14 @@ class Solver:
         return True
 
     def _set_marginals(self, cnt: list[int], k: int) -> list[int]:
+        return self._set_margins([cnt[r] + cnt[13 + r] + cnt[26 + r] + cnt[39 + r] for r in range(13)], k)
+
+    @staticmethod
+    def _set_margins(by_rank: list[int], k: int) -> list[int]:
+        """What each further set of ``k`` costs in wild cards, rank by rank: the first set
+        of a rank held ``n`` times lacks ``k - n``, a second ``k`` more less what is left..."""
         out = []
-        for r in range(13):
-            n = cnt[r] + cnt[13 + r] + cnt[26 + r] + cnt[39 + r]
+        for n in by_rank:
             prev = 0
             for m in (1, 2, 3):
                 if n < m:
@@ -184,30 +318,40 @@ class Solver:
         return out
 
     def _run_marginals(self, cnt: list[int], k: int) -> list[int]:
+        rank_bits = self._rank_bits
+        masks = [0, 0, 0, 0]
+        for s, base in enumerate((0, 13, 26, 39)):
+            for r in range(13):
+                if cnt[base + r]:
+                    masks[s] |= rank_bits[r]
+        return self._run_margins(masks, k)
+
+    def _run_margins(self, masks: list[int], k: int) -> list[int]:
+        """The cards the best run of ``k`` in each suit lacks (each entered three times),
+        from each suit's ranks held as a bit mask."""
+        out: list[int] = []
+        for mask in masks:
+            best = self._run_best_of(mask, k)
+            if best < k:
+                out.extend((best, best, best))
+        return out
+
+    def _run_short(self, mask: int, k: int) -> int:
+        """How few cards a run of ``k`` in one suit lacks, given the suit's ranks held
+        as ``mask`` (bit positions as in ``_rank_bits``); ``k`` when none of them helps."""
         windows = self._windows.get(k)
         if windows is None:
             windows = self._windows[k] = [
                 sum(1 << p for p in range(lo, lo + k)) for lo in self.rules.run_bounds(k)
             ]
-        rank_bits = self._rank_bits
-        out: list[int] = []
-        for base in (0, 13, 26, 39):
-            mask = 0
-            for r in range(13):
-                if cnt[base + r]:
-                    mask |= rank_bits[r]
-            if not mask:
-                continue
-            best = k
-            for wm in windows:
-                have = (mask & wm).bit_count()
-                if have and k - have < best:
-                    best = k - have
-                    if not best:
-                        break
-            if best < k:
-                out.extend((best, best, best))
-        return out
+        best = k
+        for wm in windows:
+            have = (mask & wm).bit_count()
+            if have and k - have < best:
+                best = k - have
+                if not best:
+                    break
+        return best
 
     # -- search ----------------------------------------------------------------------
 

@@ -115,7 +115,8 @@ def _print_summary(out: Console, s: dict[str, Any]) -> None:
 @click.option("--variant", "-v", default="contract", show_default=True, help="A built-in ruleset id.")
 @click.option("--players", "-p", type=int, default=None, help="Seats (default: as many as --bots).")
 @click.option("--bots", "-b", default="medium,random,random,random", show_default=True,
-              help="The line-up, one per seat: random, easy, medium.")
+              help="The line-up, one per seat: random, easy, medium, hard (hard:samples=4:budget=0.5 "
+                   "sets the search's budget).")
 @click.option("--games", "-n", type=int, default=40, show_default=True,
               help="Games to play (rounded up to whole rotations of the line-up).")
 @click.option("--seed", type=int, default=1, show_default=True)
@@ -128,12 +129,15 @@ def _print_summary(out: Console, s: dict[str, Any]) -> None:
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="Where games run: a local process pool, or Ray (needs the ray extra).")
 @click.option("--address", default=None, help="With --backend ray: an existing Ray cluster to join.")
+@click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
+              help="Keep every game in this file (JSON lines) as it ends; run the same command "
+                   "again to go on after a stop.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def arena(variant: str, players: int | None, bots: str, games: int, seed: int, workers: int,
           as_json: bool, csv_path: str | None, plot_path: str | None, backend: str,
-          address: str | None, quiet: bool) -> None:
+          address: str | None, results_path: str | None, quiet: bool) -> None:
     """Measure bots against each other with duplicate play (same deals, seats rotated)."""
-    from ..arena import run_arena
+    from ..arena import GameResult, ResultsFile, run_arena
     from ..players import make_player
     from .report import arena_table, write_csv, write_plot
 
@@ -164,15 +168,29 @@ def arena(variant: str, players: int | None, bots: str, games: int, seed: int, w
             import matplotlib  # noqa: F401
         except ImportError:
             raise click.UsageError("--plot needs matplotlib: pip install -e '.[plot]'") from None
+    done: list[GameResult] = []
+    keep = None
+    if results_path:
+        keep = ResultsFile(results_path, v.id, lineup, seed)
+        try:
+            done = keep.load()
+        except (ValueError, OSError) as e:
+            raise click.UsageError(str(e)) from None
     out = Console(stderr=as_json)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     total = max(1, -(-games // n)) * n
+
+    def on_game(r: GameResult) -> None:
+        if keep:
+            keep.append(r)
+        bar.advance(task)
+
     with Progress(TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=out, disable=quiet, transient=True) as bar:
-        task = bar.add_task("games", total=total)
-        summary = run_arena(v.id, lineup, games, seed, workers, on_game=lambda _r: bar.advance(task),
-                            backend=backend, address=address)
+        task = bar.add_task("games", total=total, completed=min(total, len(done)))
+        summary = run_arena(v.id, lineup, games, seed, workers, on_game=on_game,
+                            backend=backend, address=address, done=done)
     if csv_path:
         write_csv(summary, csv_path)
     if plot_path:

@@ -62,53 +62,79 @@ def unseen_cards(view: dict[str, Any], variant: Variant) -> list[Card]:
 def determinize(view: dict[str, Any], rng: random.Random, variant: Variant | None = None) -> Game:
     """A game consistent with ``view``: see the module docstring.  ``variant`` is needed
     only for house rules that are not a built-in ruleset."""
-    v = variant or get_variant(view["ruleset"])
-    n = view["players"]
-    g = Game(v, players=n, seed=rng.getrandbits(63), dealer=view["dealer"], first_round=view["round"])
-    g.scores = [Fraction(s) for s in view["scores"]]
-    g.kitty = view["kitty"]
-    g.last_round = view["last_round"]
-    if view["phase"] == CUT:
-        return g
-    seat = view["seat"]
-    ts = view["turn_state"]
-    pool = unseen_cards(view, v)
-    rng.shuffle(pool)
-    hands: list[list[Card]] = []
-    known = [parse_cards(k) for k in view["known"]]
-    for s in range(n):
-        if s == seat:
-            hands.append(parse_cards(view["hand"]))
-            continue
-        need = view["hand_sizes"][s] - len(known[s])
-        hands.append(known[s] + pool[:need])
-        del pool[:need]
-    if len(pool) < view["stock_size"]:
-        raise ValueError("the view's hands and stock hold more cards than are unseen")
-    g.hands = hands
-    g.stock = pool[: view["stock_size"]]
-    g.discard = parse_cards(view["discard_pile"])
-    g.table = table_from_view(view, g.rules, g.spec.wild_limit_on_layoffs)
-    g.known = known
-    g.down = list(view["down"])
-    g.buys = list(view["buys"])
-    g.log = [dict(ev) for ev in view["log"]]
-    g.stock_reuses = view["stock_reuses"]
-    g.current = view["turn"]
-    g.phase = view["phase"]
-    g.turn_index = ts["turn_index"]
-    g.down_turn = list(ts["down_turn"])
-    g.played_before = list(ts["played_before"])
-    g.asked = ts["asked"]
-    g.queue = list(ts["queue"])
-    g.call_kind = ts["call_kind"]
-    g.protected = ts["protected"]
-    g.last_taker = ts["last_taker"]
-    g.taken = None if ts["taken"] is None else parse_card(ts["taken"])
-    g.pending = parse_cards(ts["pending"])
-    g.melds_this_turn = ts["melds_this_turn"]
-    g.played_this_turn = ts["played_this_turn"]
-    g.skip_draw = ts["skip_draw"]
-    g._legal = None
-    return g
+    return Determinizer(view, variant).sample(rng)
 
+
+class Determinizer:
+    """Reads a view once, then deals as many games consistent with it as asked
+    (:meth:`sample`): a search player samples the same view many times."""
+
+    def __init__(self, view: dict[str, Any], variant: Variant | None = None):
+        self.view = view
+        self.variant = v = variant or get_variant(view["ruleset"])
+        self.cut = view["phase"] == CUT
+        if self.cut:
+            return
+        self.rules = v.meld_rules(view["players"])
+        self.pool = unseen_cards(view, v)
+        self.hand = parse_cards(view["hand"])
+        self.known = [parse_cards(k) for k in view["known"]]
+        self.discard = parse_cards(view["discard_pile"])
+        self.table = table_from_view(view, self.rules, v.spec.wild_limit_on_layoffs)
+        ts = view["turn_state"]
+        self.taken = None if ts["taken"] is None else parse_card(ts["taken"])
+        self.pending = parse_cards(ts["pending"])
+        self.log = [dict(ev) for ev in view["log"]]  # the engine only appends to a log
+        n = view["players"]
+        if sum(max(0, view["hand_sizes"][s] - len(self.known[s])) for s in range(n) if s != view["seat"]) \
+                + view["stock_size"] > len(self.pool):
+            raise ValueError("the view's hands and stock hold more cards than are unseen")
+
+    def sample(self, rng: random.Random) -> Game:
+        """One game: the unseen cards shuffled with ``rng`` into the other hands and the stock."""
+        view, v = self.view, self.variant
+        n = view["players"]
+        g = Game(v, players=n, seed=rng.getrandbits(63), dealer=view["dealer"], first_round=view["round"])
+        g.scores = [Fraction(s) for s in view["scores"]]
+        g.kitty = view["kitty"]
+        g.last_round = view["last_round"]
+        if self.cut:
+            return g
+        seat = view["seat"]
+        ts = view["turn_state"]
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        hands: list[list[Card]] = []
+        for s in range(n):
+            if s == seat:
+                hands.append(list(self.hand))
+                continue
+            need = view["hand_sizes"][s] - len(self.known[s])
+            hands.append(self.known[s] + pool[:need])
+            del pool[:need]
+        g.hands = hands
+        g.stock = pool[: view["stock_size"]]
+        g.discard = list(self.discard)
+        g.table = [m.copy() for m in self.table]
+        g.known = [list(k) for k in self.known]
+        g.down = list(view["down"])
+        g.buys = list(view["buys"])
+        g.log = list(self.log)
+        g.stock_reuses = view["stock_reuses"]
+        g.current = view["turn"]
+        g.phase = view["phase"]
+        g.turn_index = ts["turn_index"]
+        g.down_turn = list(ts["down_turn"])
+        g.played_before = list(ts["played_before"])
+        g.asked = ts["asked"]
+        g.queue = list(ts["queue"])
+        g.call_kind = ts["call_kind"]
+        g.protected = ts["protected"]
+        g.last_taker = ts["last_taker"]
+        g.taken = self.taken
+        g.pending = list(self.pending)
+        g.melds_this_turn = ts["melds_this_turn"]
+        g.played_this_turn = ts["played_this_turn"]
+        g.skip_draw = ts["skip_draw"]
+        g._legal = None
+        return g

@@ -10,10 +10,10 @@ to going out, and not a card that feeds a meld on the table when it has a choice
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..cards import Card, format_cards, parse_card, parse_cards
+from ..cards import NUM_FACES, Card, format_cards, parse_card, parse_cards
 from ..engine.actions import (
     Action,
     Buy,
@@ -32,6 +32,8 @@ from ..engine.sample import table_from_view
 from ..melds import MeldRules, TableMeld
 from ..rules.registry import Variant, get_variant
 from ..rules.spec import describe_contract
+
+Why = Callable[[], str]  # the sentence, built only when someone asks (rollouts never do)
 
 
 class HeuristicPlayer:
@@ -64,17 +66,7 @@ class HeuristicPlayer:
     @staticmethod
     def _useful(c: Card, hand: Sequence[Card], rules: MeldRules) -> int:
         """How many other cards in hand ``c`` works with (same rank, or near in suit)."""
-        if rules.is_wild(c):
-            return 99
-        n = 0
-        for o in hand:
-            if o is c or rules.is_wild(o):
-                continue
-            if o.rank == c.rank:
-                n += 2
-            elif o.suit == c.suit and abs(o.rank - c.rank) <= 2:
-                n += 1
-        return n
+        return _usefulness(hand, rules)(c)
 
     # -- choosing ---------------------------------------------------------------------
 
@@ -87,7 +79,8 @@ class HeuristicPlayer:
         if len(acts) == 1:
             return acts[0], "It is the only legal action."
         v, rules, hand, table = self._setup(view)
-        return self._decide(v, view, rules, hand, table, acts)
+        action, why = self._decide(v, view, rules, hand, table, acts)
+        return action, why()
 
     def choose_in_game(self, g: Game, seat: int, acts: list[Action]) -> Action:
         """The same choice, read straight off a game the caller owns — a search
@@ -96,13 +89,13 @@ class HeuristicPlayer:
             return acts[0]
         view = {
             "seat": seat, "players": g.n, "phase": g.phase, "round": g.round_no,
-            "discard_top": str(g.discard[-1]) if g.discard else None, "down": g.down,
+            "discard_top": g.discard[-1] if g.discard else None, "down": g.down,
             "hand_sizes": [len(h) for h in g.hands], "ruleset": g.spec.id,
         }
-        return self._decide(g.variant, view, g.rules, list(g.hands[seat]), g.table, acts)[0]
+        return self._decide(g.variant, view, g.rules, list(g.hands[seat]), g.table, acts)[0]  # no sentence
 
     def _decide(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
-                table: list[TableMeld], acts: list[Action]) -> tuple[Action, str]:
+                table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
         phase = view["phase"]
         if phase == "may_i":
             return self._window(v, view, hand, acts)
@@ -118,73 +111,78 @@ class HeuristicPlayer:
         return describe_contract(v.spec.contract(view["round"]))
 
     def _window(self, v: Variant, view: dict[str, Any], hand: list[Card],
-                acts: list[Action]) -> tuple[Action, str]:
-        top = parse_card(view["discard_top"])
-        before = self._shortfall(v, view, hand)
-        after = self._shortfall(v, view, hand + [top])
+                acts: list[Action]) -> tuple[Action, Why]:
+        top = _card(view["discard_top"])
         dealt = v.spec.cards_dealt(view["round"], view["players"])
         danger = min(n for s, n in enumerate(view["hand_sizes"]) if s != view["seat"]) <= 3
-        if Buy() in acts and after < before and len(hand) <= dealt + 3 and not danger:
-            return Buy(), (f"Take {top}: it brings {self._contract_words(v, view)} closer "
-                           f"({before} cards short, then {after}).")
-        words = self._contract_words(v, view)
-        return Pass(), f"Pass on {top}: it does not bring {words} closer enough to pay for."
+        if Buy() not in acts or len(hand) > dealt + 3 or danger:
+            before = after = 0  # no buying: not worth measuring
+        else:
+            before = self._shortfall(v, view, hand)
+            after = self._shortfall(v, view, hand + [top])
+        if after < before:
+            return Buy(), lambda: (f"Take {top}: it brings {self._contract_words(v, view)} closer "
+                                   f"({before} cards short, then {after}).")
+        return Pass(), lambda: (f"Pass on {top}: it does not bring {self._contract_words(v, view)} "
+                                "closer enough to pay for.")
 
     def _call(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
-              table: list[TableMeld], acts: list[Action]) -> tuple[Action, str]:
+              table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
         calls = [a for a in acts if isinstance(a, (CallShanghai, CallRummy))]
         if not calls:
-            return Pass(), "Pass: there is nothing to call."
+            return Pass(), lambda: "Pass: there is nothing to call."
         if isinstance(calls[0], CallShanghai):
-            return calls[0], "Call Shanghai: the discard goes on the table and your hand gets smaller."
+            return calls[0], lambda: ("Call Shanghai: the discard goes on the table "
+                                      "and your hand gets smaller.")
         best = self._rank_discards(v, view, rules, hand, table, [a.card for a in calls
                                                                   if isinstance(a, CallRummy) and a.card])
         shed = best[0]
-        return CallRummy(shed), f"Call Rummy and shed {shed}: the card least useful to you."
+        return CallRummy(shed), lambda: f"Call Rummy and shed {shed}: the card least useful to you."
 
     def _draw(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
-              table: list[TableMeld], acts: list[Action]) -> tuple[Action, str]:
+              table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
         for a in acts:  # meld-before-draw rulesets: play first
             if isinstance(a, (Meld, LayOff, Swap)):
                 return self._play(v, view, rules, hand, table, acts)
         if Take() in acts and view["discard_top"]:
-            top = parse_card(view["discard_top"])
+            top = _card(view["discard_top"])
             before = self._shortfall(v, view, hand)
             after = self._shortfall(v, view, hand + [top])
             if after < before:
-                return Take(), (f"Take {top}: it brings {self._contract_words(v, view)} closer "
-                                f"({before} cards short, then {after}).")
+                return Take(), lambda: (f"Take {top}: it brings {self._contract_words(v, view)} closer "
+                                        f"({before} cards short, then {after}).")
             if not v.spec.contracts or view["down"][view["seat"]]:
                 if any(m.layoff_meanings(top, rules) for m in table) and not rules.is_wild(top):
-                    return Take(), f"Take {top}: it can be laid off at once."
+                    return Take(), lambda: f"Take {top}: it can be laid off at once."
                 if self._useful(top, hand, rules) >= 2:
-                    return Take(), f"Take {top}: it goes with cards you hold."
-        return Draw(), "Draw from the stock: the discard does not help."
+                    return Take(), lambda: f"Take {top}: it goes with cards you hold."
+        return Draw(), lambda: "Draw from the stock: the discard does not help."
 
     def _play(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
-              table: list[TableMeld], acts: list[Action]) -> tuple[Action, str]:
+              table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
         melds = [a for a in acts if isinstance(a, Meld)]
         if melds:
-            values = v.spec.values_table()
+            values = v.values
             best = max(melds, key=lambda m: (len(m.cards()), sum(values[c] for c in m.cards())))
-            groups = " / ".join(format_cards(c for c, _ in g) for g in best.melds)
-            return best, f"Meld {groups}: lay down {self._contract_words(v, view)} as soon as you can."
+            return best, lambda: (f"Meld {' / '.join(format_cards(c for c, _ in g) for g in best.melds)}: "
+                                  f"lay down {self._contract_words(v, view)} as soon as you can.")
         swaps = [a for a in acts if isinstance(a, Swap)]
         if swaps:
-            return swaps[0], f"Swap {swaps[0].card} for the wild card it stands for, and play the wild."
+            return swaps[0], lambda: (f"Swap {swaps[0].card} for the wild card it stands for, "
+                                      "and play the wild.")
         layoffs = [a for a in acts if isinstance(a, LayOff)]
         if layoffs:
             naturals = [a for a in layoffs if a.meaning is None] or layoffs
             a = naturals[0]
-            return a, f"Lay off {a.card} on meld {a.meld + 1}: one card fewer to pay for."
+            return a, lambda: f"Lay off {a.card} on meld {a.meld + 1}: one card fewer to pay for."
         discards = [a for a in acts if isinstance(a, Discard)]
         if discards:
             order = self._rank_discards(v, view, rules, hand, table, [a.card for a in discards])
             c = order[0]
             if self.careless and self.rng.random() < self.careless:
                 c = self.rng.choice(order[: max(1, len(order) // 2)])
-            return Discard(c), self._discard_reason(v, view, rules, hand, c)
-        return acts[0], "It is the only way to go on."
+            return Discard(c), lambda: self._discard_reason(v, view, rules, hand, c)
+        return acts[0], lambda: "It is the only way to go on."
 
     def _danger(self, view: dict[str, Any]) -> bool:
         if self.careless:
@@ -193,15 +191,18 @@ class HeuristicPlayer:
 
     def _rank_discards(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
                        table: list[TableMeld], options: list[Card]) -> list[Card]:
-        values = v.spec.values_table()
+        values = v.values
         danger = self._danger(view)
+        usefulness = _usefulness(hand, rules)
+        if v.spec.contracts and not view["down"][view["seat"]]:
+            shorts = v.solver(view["players"]).shortfalls_without(hand, v.spec.contract(view["round"]))
+        else:
+            shorts = {}
         scored = []
         for c in dict.fromkeys(options):
-            rest = list(hand)
-            rest.remove(c)
-            short = self._shortfall(v, view, rest)
+            short = shorts.get(c, 0)
             feeds = not self.careless and any(m.layoff_meanings(c, rules) for m in table)
-            useful = self._useful(c, hand, rules)
+            useful = usefulness(c)
             if danger:
                 key = (short, -values[c], feeds, useful)
             else:
@@ -214,8 +215,39 @@ class HeuristicPlayer:
                         c: Card) -> str:
         if self._danger(view):
             return f"Discard {c}: an opponent is close to going out, so shed a costly card."
-        keep = [o for o in hand if o != c and self._useful(o, hand, rules) > 0]
+        usefulness = _usefulness(hand, rules)
+        keep = [o for o in hand if o != c and usefulness(o) > 0]
         if keep and v.spec.contracts and not view["down"][view["seat"]]:
             shown = format_cards(sorted(keep)[:4])
             return f"Discard {c}: keep {shown}, they go toward {self._contract_words(v, view)}."
         return f"Discard {c}: it is the card least useful to your plan."
+
+
+def _usefulness(hand: Sequence[Card], rules: MeldRules) -> Callable[[Card], int]:
+    """For each card: how many other natural cards in ``hand`` it works with — 2 for each
+    of the same rank, 1 for each of its suit within two ranks — and 99 for a wild card.
+    Copies of the card itself do not count.  One pass over the hand, then a few lookups
+    per card (the rollouts of the search player ask this very often)."""
+    face = [0] * NUM_FACES
+    by_rank = [0] * 14
+    for o in hand:
+        if not rules.is_wild(o):
+            face[o] += 1
+            by_rank[o % 13 + 1] += 1
+
+    def useful(c: Card) -> int:
+        if rules.is_wild(c):
+            return 99
+        r = c % 13 + 1
+        n = 2 * (by_rank[r] - face[c])
+        for d in (-2, -1, 1, 2):
+            if 1 <= r + d <= 13:
+                n += face[c + d]
+        return n
+
+    return useful
+
+
+def _card(c: Card | str) -> Card:
+    """A view's card: text in a real view, already a card in one a search player built."""
+    return c if isinstance(c, Card) else parse_card(c)

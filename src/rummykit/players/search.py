@@ -26,7 +26,7 @@ from typing import Any
 from ..cards import parse_card
 from ..engine.actions import Action, Buy, Discard, Draw, Pass, Take
 from ..engine.game import Game
-from ..engine.sample import determinize
+from ..engine.sample import Determinizer
 from ..rules.registry import Variant, get_variant
 from .heuristic import HeuristicPlayer
 
@@ -40,7 +40,7 @@ class SearchPlayer:
 
     name = "hard"
 
-    def __init__(self, seed: int = 0, *, samples: int = 16, budget: float = 1.0, width: int = 3,
+    def __init__(self, seed: int = 0, *, samples: int = 8, budget: float = 1.0, width: int = 3,
                  horizon: int = 2, margin: float = 2.0,
                  short_cost: float = 10.0, variant: Variant | None = None):
         if samples < 1 or budget <= 0 or width < 1 or horizon < 1:
@@ -129,6 +129,7 @@ class SearchPlayer:
         sign = 1 if v.spec.scoring == "winner_takes" else -1
         values: list[list[float]] = [[] for _ in cands]
         start = time.perf_counter()
+        deals = Determinizer(view, v)
         done = 0
         while done < self.samples:
             spent = time.perf_counter() - start
@@ -137,7 +138,7 @@ class SearchPlayer:
             deal_seed = self.rng.getrandbits(63)
             play_seed = self.rng.getrandbits(32)
             for i, a in enumerate(cands):
-                g = determinize(view, random.Random(deal_seed), v)
+                g = deals.sample(random.Random(deal_seed))
                 g.apply(a)
                 values[i].append(self._rollout(g, seat, play_seed, sign))
             done += 1

@@ -121,6 +121,7 @@ class Variant:
         self.name = spec.name
         self.raw = dict(raw) if raw is not None else spec.model_dump()
         self._solvers: dict[int, Solver] = {}
+        self.values = spec.values_table()  # penalty value of every face, by face code
 
     def __repr__(self) -> str:
         return f"Variant({self.id!r})"
