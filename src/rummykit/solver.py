@@ -63,6 +63,10 @@ def _use(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple(use.items())
 
 
+# what shortfall sums, per kind of meld: (kinds, size k, padding, how many to take)
+Plan = list[tuple[tuple[str, ...], int, int, int]]
+
+
 class Solver:
     """Contract search for one ruleset (meld rules, card values, contract rules)."""
 
@@ -75,8 +79,8 @@ class Solver:
         self._windows: dict[int, list[int]] = {}
         self._run_best: dict[int, dict[int, int]] = {}  # k -> suit mask -> fewest cards short
         self._rank_m: dict[tuple[int, int], tuple[int, ...]] = {}  # (n, k) -> set margins
-        self._short: dict[tuple[Component, ...], dict[tuple[int, ...], int]] = {}
-        self._plans: dict[tuple[Component, ...], list[tuple[tuple[str, ...], int, int, int]]] = {}
+        self._by_comps: dict[int, tuple[Sequence[Component], Plan, dict[tuple[int, ...], int],
+                                        dict[tuple[int, ...], dict[int, int]]]] = {}
         self._cache: dict[tuple[object, ...], list[Skel]] = {}
         # the positions (bits) where each rank may sit in a run
         self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
@@ -130,28 +134,43 @@ class Solver:
         """A lower bound on how many more cards ``hand`` needs to meet ``comps``: the
         wild cards the sets and runs would still lack, less the wilds held.  0 does not
         promise the contract (find it with :meth:`solve`); more than 0 rules it out."""
-        if not isinstance(comps, tuple):
-            comps = tuple(comps)
-        memo = self._short.get(comps)
-        if memo is None:
-            memo = self._short[comps] = {}
+        plan, memo, _ = self._memos(comps)
         key = tuple(sorted(hand))
         got = memo.get(key)
         if got is None:
             if len(memo) >= 100_000:
                 memo.clear()
-            got = memo[key] = self._shortfall(hand, comps)
+            got = memo[key] = self._shortfall(hand, plan)
         return got
+
+    def _memos(self, comps: Sequence[Component]) -> tuple[Plan, dict[tuple[int, ...], int],
+                                                           dict[tuple[int, ...], dict[int, int]]]:
+        """The plan of ``comps`` and the answers already found for it.  Looked up by the
+        object's id (the entry keeps the object alive, so the id stays its own): hashing a
+        tuple of components on every call would cost more than the answer."""
+        entry = self._by_comps.get(id(comps))
+        if entry is None or entry[0] is not comps:
+            if len(self._by_comps) >= 256:
+                self._by_comps.clear()
+            entry = self._by_comps[id(comps)] = (comps, self._shortfall_plan(tuple(comps)), {}, {})
+        return entry[1], entry[2], entry[3]
 
     def shortfalls_without(self, hand: Sequence[int], comps: Sequence[Component]) -> dict[int, int]:
         """``shortfall(hand less c, comps)`` for every distinct card ``c`` in ``hand`` —
         what each discard would leave — computed together: taking one card out changes
         only its rank's set margins and its suit's run margin, so each answer edits the
-        whole hand's sorted margins instead of building them again."""
-        comps = tuple(comps)
-        plan = self._plans.get(comps)
-        if plan is None:
-            plan = self._plans[comps] = self._shortfall_plan(comps)
+        whole hand's sorted margins instead of building them again.  The dict returned
+        may be shared: do not change it."""
+        plan, _, memo = self._memos(comps)
+        key = tuple(sorted(hand))
+        got = memo.get(key)
+        if got is None:
+            if len(memo) >= 20_000:
+                memo.clear()
+            got = memo[key] = self._shortfalls_without(hand, plan)
+        return got
+
+    def _shortfalls_without(self, hand: Sequence[int], plan: Plan) -> dict[int, int]:
         face = [0] * NUM_FACES
         for c in hand:
             face[c] += 1
@@ -226,10 +245,7 @@ class Solver:
                 mask |= rank_bits[r]
         return mask
 
-    def _shortfall(self, hand: Sequence[int], comps: tuple[Component, ...]) -> int:
-        plan = self._plans.get(comps)
-        if plan is None:
-            plan = self._plans[comps] = self._shortfall_plan(comps)
+    def _shortfall(self, hand: Sequence[int], plan: Plan) -> int:
         wild_codes = self._wild_set
         rank_bits = self._rank_bits
         by_rank = [0] * 13
@@ -256,12 +272,12 @@ class Solver:
         return max(0, need - wild)
 
     @staticmethod
-    def _shortfall_plan(comps: tuple[Component, ...]) -> list[tuple[tuple[str, ...], int, int, int]]:
+    def _shortfall_plan(comps: tuple[Component, ...]) -> Plan:
         """What :meth:`_shortfall` sums for ``comps``: for the sets, the runs and the
         either-kind melds asked for, which marginals, of what size ``k``, padded with how
         many ``k`` (a meld from wild cards alone), and how many of the smallest to take.
         For sets and runs ``k`` is the least size among them and the either-kind melds."""
-        plan: list[tuple[tuple[str, ...], int, int, int]] = []
+        plan: Plan = []
         for kind in ("set", "run"):
             take = sum(1 for c in comps if c.kind == kind)
             if take:
