@@ -10,6 +10,7 @@ found.  It returns the arrangement with the least leftover penalty.
 from __future__ import annotations
 
 from bisect import insort
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -171,25 +172,11 @@ class Solver:
         return got
 
     def _shortfalls_without(self, hand: Sequence[int], plan: Plan) -> dict[int, int]:
-        face = [0] * NUM_FACES
-        for c in hand:
-            face[c] += 1
-        by_rank = [face[r] + face[13 + r] + face[26 + r] + face[39 + r] for r in range(13)]
-        masks = [self._suit_mask(face, s) for s in range(4)]
-        wild = sum(face[c] for c in self._wild_codes)
-        bases = []
-        for kinds, k, _, _ in plan:
-            marg: list[int] = []
-            if "set" in kinds:
-                marg += self._set_margins(by_rank, k)
-            if "run" in kinds:
-                marg += self._run_margins(masks, k)
-            marg.sort()
-            bases.append(marg)
+        by_rank, masks, wild = self._tally(hand)
+        copies = Counter(hand)
+        bases = [self._margins(by_rank, masks, kinds, k) for kinds, k, _, _ in plan]
         out: dict[int, int] = {}
-        for c in hand:
-            if c in out:
-                continue
+        for c in copies:
             r, s = c % 13, c // 13
             need = 0
             for (kinds, k, pad, take), base in zip(plan, bases, strict=True):
@@ -203,7 +190,8 @@ class Solver:
                             insort(m, x)
                     if "run" in kinds:
                         old = self._run_best_of(masks[s], k)
-                        new = old if face[c] > 1 else self._run_best_of(masks[s] & ~self._rank_bits[r], k)
+                        # each rank has bits of its own in a suit's mask
+                        new = old if copies[c] > 1 else self._run_best_of(masks[s] & ~self._rank_bits[r], k)
                         if new != old:
                             if old < k:
                                 for _ in range(3):
@@ -211,9 +199,7 @@ class Solver:
                             if new < k:
                                 for _ in range(3):
                                     insort(m, new)
-                if len(m) < take:
-                    m = m + [k] * pad  # k is at least every margin: still sorted
-                need += sum(m[:take])
+                need += self._least(m, k, pad, take)
             out[c] = max(0, need - wild + (c in self._wild_set))
         return out
 
@@ -236,16 +222,9 @@ class Solver:
             best = best_of[mask] = self._run_short(mask, k)
         return best
 
-    def _suit_mask(self, face: list[int], suit: int) -> int:
-        rank_bits = self._rank_bits
-        base = 13 * suit
-        mask = 0
-        for r in range(13):
-            if face[base + r]:
-                mask |= rank_bits[r]
-        return mask
-
-    def _shortfall(self, hand: Sequence[int], plan: Plan) -> int:
+    def _tally(self, hand: Sequence[int]) -> tuple[list[int], list[int], int]:
+        """A hand as the bound sees it: natural cards by rank, each suit's ranks as a bit
+        mask, and the number of wild cards."""
         wild_codes = self._wild_set
         rank_bits = self._rank_bits
         by_rank = [0] * 13
@@ -258,17 +237,31 @@ class Solver:
                 r = c % 13
                 by_rank[r] += 1
                 masks[c // 13] |= rank_bits[r]
+        return by_rank, masks, wild
+
+    def _margins(self, by_rank: list[int], masks: list[int], kinds: tuple[str, ...], k: int) -> list[int]:
+        """The sorted margins of melds of ``kinds`` and size ``k``."""
+        marg: list[int] = []
+        if "set" in kinds:
+            marg += self._set_margins(by_rank, k)
+        if "run" in kinds:
+            marg += self._run_margins(masks, k)
+        marg.sort()
+        return marg
+
+    @staticmethod
+    def _least(marg: list[int], k: int, pad: int, take: int) -> int:
+        """The sum of the ``take`` smallest margins, padded with ``pad`` melds of wild
+        cards alone (``k`` each, at least every margin) when there are too few."""
+        if len(marg) < take:
+            marg = marg + [k] * pad
+        return sum(marg[:take])
+
+    def _shortfall(self, hand: Sequence[int], plan: Plan) -> int:
+        by_rank, masks, wild = self._tally(hand)
         need = 0
         for kinds, k, pad, take in plan:
-            marg: list[int] = []
-            if "set" in kinds:
-                marg += self._set_margins(by_rank, k)
-            if "run" in kinds:
-                marg += self._run_margins(masks, k)
-            if len(marg) < take:
-                marg += [k] * pad
-            marg.sort()
-            need += sum(marg[:take])
+            need += self._least(self._margins(by_rank, masks, kinds, k), k, pad, take)
         return max(0, need - wild)
 
     @staticmethod
