@@ -43,6 +43,8 @@ async def settle(pilot, app, answers=None, steps: int = 400) -> None:
     in ``answers``); any other question is left on screen."""
     for _ in range(steps):
         await pilot.pause()
+        await app.workers.wait_for_complete()  # a bot thinking on its thread
+        await pilot.pause()
         if isinstance(app.screen, Question):
             if answers is not None and "buy" in {b.id for b in app.screen.query(Button)}:
                 answers.append(app.screen.text)
@@ -169,5 +171,45 @@ def test_an_illegal_move_shows_the_engines_sentence_and_changes_nothing(tmp_path
             assert app.messages[-1] == "Not allowed: Draw first: take the top discard or draw from the stock"
             assert (s.game.state_id, s.view()["hand"]) == before
             assert s.store.game(s.id).actions == s.game.actions
+
+    asyncio.run(run())
+
+
+def test_the_table_answers_keys_while_a_bot_thinks(tmp_path, monkeypatch):
+    """Bots choose on a worker thread: while one thinks the person can still sort the
+    hand (here the bot is held until the test lets it go), then its move is played."""
+    import threading
+
+    app = new_app(tmp_path, 4)
+    s = app.s
+    go, started = threading.Event(), threading.Event()
+    choose = Session.bot_choice
+
+    def slow_choice(self):
+        started.set()
+        assert go.wait(10)
+        return choose(self)
+
+    monkeypatch.setattr(Session, "bot_choice", slow_choice)
+
+    async def run():
+        async with app.run_test(size=(150, 48)) as pilot:
+            await pilot.pause()
+            await pilot.press("d")  # Ann draws ...
+            await pilot.click("#hand", offset=(2, 1))
+            await pilot.press("x")  # ... and discards: the bots' turn
+            for _ in range(100):
+                await pilot.pause()
+                if started.is_set():
+                    break
+            assert started.is_set() and app.thinking and not s.human_to_act
+            before = s.game.state_id
+            app.sort_by_suit = True
+            await pilot.press("o")  # the table still answers: the hand is sorted by rank
+            ranks = [rk.parse_card(c).rank or 14 for c in app.order]
+            assert ranks == sorted(ranks) and s.game.state_id == before
+            go.set()
+            await settle(pilot, app)
+            assert s.game.state_id > before
 
     asyncio.run(run())

@@ -84,14 +84,25 @@ class Session:
 
     def bot_step(self) -> Action:
         """One decision of the bot to act."""
+        seat, state, action = self.bot_choice()
+        self.bot_play(seat, state, action)
+        return action
+
+    def bot_choice(self) -> tuple[int, int, Action]:
+        """What the bot to act chooses: (its seat, the position it saw, the action).  It
+        only reads the game, so it may run on another thread while the table is drawn."""
         g = self.game
         seat = g.current_player
         if seat == self.human or g.is_over:
             raise RuntimeError("no bot is to act")
         bot = make_player(self.seats[seat], seed=self._bot_seed(seat), variant=g.variant)
-        action = bot.choose(g.view(seat), g.legal_actions())
+        return seat, g.state_id, bot.choose(g.view(seat), g.legal_actions())
+
+    def bot_play(self, seat: int, state: int, action: Action) -> None:
+        """Play a choice from :meth:`bot_choice`, if the game is still where the bot saw it."""
+        if self.game.state_id != state or self.game.current_player != seat:
+            raise RuntimeError("the game moved on while the bot was thinking")
         self._apply(seat, action)
-        return action
 
     def _bot_seed(self, seat: int) -> int:
         return (self.game.seed * 1_000_003 + seat * 7919 + self.game.state_id) % (2**63)

@@ -169,6 +169,7 @@ class RummyApp(App[None]):
         self.rounds_seen = len(session.game.history)
         self.log_mark = (-1, 0)
         self.waiting = False  # a question or a round's result is on screen
+        self.thinking = False  # a bot is choosing on a worker thread
         self.messages: list[str] = []
 
     # -- layout ------------------------------------------------------------------------
@@ -337,9 +338,21 @@ class RummyApp(App[None]):
         self.after_change()
 
     def bot_turn(self) -> None:
-        if self.waiting or self.s.is_over or self.s.human_to_act:
+        """Let the bot to act think on a worker thread (a hard bot may take a second; the
+        table stays live meanwhile), then play its choice here."""
+        if self.waiting or self.s.is_over or self.s.human_to_act or self.thinking:
             return
-        self.s.bot_step()
+        self.thinking = True
+
+        def think() -> None:
+            choice = self.s.bot_choice()
+            self.call_from_thread(self._bot_chose, *choice)
+
+        self.run_worker(think, thread=True, exit_on_error=True, group="bots")
+
+    def _bot_chose(self, seat: int, state: int, action: Action) -> None:
+        self.thinking = False
+        self.s.bot_play(seat, state, action)
         self.refresh_all()
         self.after_change()
 
