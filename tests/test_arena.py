@@ -57,8 +57,8 @@ def test_arena_refuses_bad_input():
 
 
 def _arena_json(args):
-    r = CliRunner().invoke(main, ["arena", "-v", "basic", "-b", "medium,random", "--seed", "4", "-q", "--json",
-                                  *args])
+    r = CliRunner().invoke(main, ["arena", "-v", "basic", "-b", "medium,random", "--seed", "4", "-q",
+                                  "--json", *args])
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     timing = ("mean_decision_ms", "median_decision_ms", "p99_decision_ms")
