@@ -66,6 +66,7 @@ def _text(code: int) -> str:
 _TEXT = [_text(c) for c in range(NUM_FACES)]
 CARDS: tuple[Card, ...] = tuple(Card(c) for c in range(NUM_FACES))
 JOKER = CARDS[JOKER_CODE]
+_BY_TEXT = {_TEXT[c]: CARDS[c] for c in range(NUM_FACES)}
 
 
 def card(rank: int, suit: int) -> Card:
@@ -75,6 +76,9 @@ def card(rank: int, suit: int) -> Card:
 
 def parse_card(token: str) -> Card:
     """Parse one card: ``7H``, ``10h``, ``T♥``, ``JK`` or ``*``."""
+    got = _BY_TEXT.get(token)  # the notation the engine writes: one lookup
+    if got is not None:
+        return got
     t = token.strip()
     if not t:
         raise ValueError("empty card: expected something like 7H, TD, AS or JK")
