@@ -169,8 +169,36 @@ def test_search_player_keeps_to_its_sample_count_and_time_budget():
     assert a in g.legal_actions() and isinstance(a, rk.Discard)
     assert bot.last_stats["searched"] and bot.last_stats["samples"] == 3
     quick = SearchPlayer(3, samples=50, budget=1e-9, horizon=1)
-    quick.choose(g.view(1), g.legal_actions())
-    assert quick.last_stats["samples"] == 1  # a budget already spent stops after one deal
+    a = quick.choose(g.view(1), g.legal_actions())
+    assert quick.last_stats == {"searched": False, "samples": 0}  # no time for one deal:
+    assert a == HeuristicPlayer(3).choose(g.view(1), g.legal_actions())  # the heuristic's choice
+
+
+def test_search_budget_is_kept_inside_a_deal_and_a_deal_cut_short_is_not_used(monkeypatch):
+    import rummykit.players.search as search
+
+    g = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", "7H 7S 7D 9C 9D 3H 4H 5H KC QC",
+                          "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S", "6H 7C")
+    g.apply("take")
+    g.apply("meld 7H 7S 7D / 9C 9D 9S")
+
+    class Clock:  # stands still, then jumps past any budget after ``left`` readings
+        def __init__(self, left):
+            self.left = left
+            self.calls = 0
+
+        def perf_counter(self):
+            self.calls += 1
+            return 0.0 if self.calls <= self.left else 1e9
+
+    counting = Clock(10**9)
+    monkeypatch.setattr(search, "time", counting)
+    SearchPlayer(3, samples=1, horizon=1).choose(g.view(1), g.legal_actions())
+    one_deal = counting.calls  # the readings one whole deal takes
+    monkeypatch.setattr(search, "time", Clock(one_deal + 5))  # runs out inside the second deal
+    bot = SearchPlayer(3, samples=5, horizon=1)
+    assert bot.choose(g.view(1), g.legal_actions()) in g.legal_actions()
+    assert bot.last_stats["searched"] and bot.last_stats["samples"] == 1
 
 
 def test_search_choice_depends_only_on_its_view_and_seed():

@@ -99,6 +99,9 @@ class SearchPlayer:
             cands.insert(0, hint)
         values = self.evaluate(view, cands)
         done = len(values[0])
+        if not done:  # the budget ran out before one deal was played out
+            self.last_stats = {"searched": False, "samples": 0}
+            return hint, why
         means = [sum(x) / done for x in values]
         # leave the heuristic's choice only on evidence: the paired gain (same deals, same
         # rollout seeds) must beat its standard error by ``self.margin``
@@ -129,6 +132,7 @@ class SearchPlayer:
         sign = 1 if v.spec.scoring == "winner_takes" else -1
         values: list[list[float]] = [[] for _ in cands]
         start = time.perf_counter()
+        deadline = start + self.budget
         deals = Determinizer(view, v)
         done = 0
         while done < self.samples:
@@ -137,22 +141,31 @@ class SearchPlayer:
                 break  # one more determinization would overrun the budget
             deal_seed = self.rng.getrandbits(63)
             play_seed = self.rng.getrandbits(32)
-            for i, a in enumerate(cands):
+            row = []
+            for a in cands:
                 g = deals.sample(random.Random(deal_seed))
                 g.apply(a)
-                values[i].append(self._rollout(g, seat, play_seed, sign))
+                got = self._rollout(g, seat, play_seed, sign, deadline)
+                if got is None:
+                    return values  # out of time: this deal is left unfinished, unused
+                row.append(got)
+            for i, x in enumerate(row):
+                values[i].append(x)
             done += 1
         return values
 
-    def _rollout(self, g: Game, seat: int, seed: int, sign: int) -> float:
+    def _rollout(self, g: Game, seat: int, seed: int, sign: int, deadline: float = math.inf) -> float | None:
         """Play ``g`` forward with heuristic players: how much better ``seat`` did than
         the other seats' mean.  A rollout that reaches the end of the round counts the
         round's points (``sign`` = +1 when points are good); one cut short by the
-        horizon judges each hand by :meth:`_leaf`."""
+        horizon judges each hand by :meth:`_leaf`.  None if the clock passes ``deadline``."""
         players = [HeuristicPlayer(seed + s, self.variant) for s in range(g.n)]
         rounds = len(g.history)
         turn0 = g.turn_index
+        clock = time.perf_counter
         while len(g.history) == rounds and not g.is_over:
+            if clock() > deadline:
+                return None
             if g.turn_index - turn0 >= self.horizon * g.n:
                 left = [self._leaf(g, s) for s in range(g.n)]
                 return (sum(left) - left[seat]) / (g.n - 1) - left[seat]
