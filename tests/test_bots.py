@@ -260,6 +260,15 @@ def test_arena_runs_on_a_local_ray_with_two_cpus_and_agrees_with_the_process_poo
     assert [r.scores for r in on_ray.results] == [r.scores for r in local.results]
 
 
+def test_heuristic_fast_path_takes_the_ace_of_clubs_as_the_view_path_does():
+    """AC is card 0: the fast path must not read a discard pile topped by it as empty."""
+    g = deal("contract", ["7H 7S 6C 8C 8D TH JH QH 4D 5S", "AH AS 7D 9C 9D 3H 4H 5H KC QC",
+                          "2C 3C 4C 5D 6D 8S TS JS QD KD"], "AC", "6H 7C")
+    acts = g.legal_actions()
+    assert HeuristicPlayer(1).choose(g.view(1), acts) == rk.Take()
+    assert HeuristicPlayer(1).choose_in_game(g, 1, acts) == rk.Take()
+
+
 def test_heuristic_fast_path_agrees_with_the_view_path():
     """Rollouts read the heuristic's inputs straight off the sampled game; the choice
     must be the one the view gives."""

@@ -89,7 +89,7 @@ class HeuristicPlayer:
             return acts[0]
         view = {
             "seat": seat, "players": g.n, "phase": g.phase, "round": g.round_no,
-            "discard_top": g.discard[-1] if g.discard else None, "down": g.down,
+            "discard_top": str(g.discard[-1]) if g.discard else None, "down": g.down,
             "hand_sizes": [len(h) for h in g.hands], "ruleset": g.spec.id,
         }
         return self._decide(g.variant, view, g.rules, list(g.hands[seat]), g.table, acts)[0]  # no sentence
@@ -112,7 +112,7 @@ class HeuristicPlayer:
 
     def _window(self, v: Variant, view: dict[str, Any], hand: list[Card],
                 acts: list[Action]) -> tuple[Action, Why]:
-        top = _card(view["discard_top"])
+        top = parse_card(view["discard_top"])
         dealt = v.spec.cards_dealt(view["round"], view["players"])
         danger = min(n for s, n in enumerate(view["hand_sizes"]) if s != view["seat"]) <= 3
         if Buy() not in acts or len(hand) > dealt + 3 or danger:
@@ -145,7 +145,7 @@ class HeuristicPlayer:
             if isinstance(a, (Meld, LayOff, Swap)):
                 return self._play(v, view, rules, hand, table, acts)
         if Take() in acts and view["discard_top"]:
-            top = _card(view["discard_top"])
+            top = parse_card(view["discard_top"])
             before = self._shortfall(v, view, hand)
             after = self._shortfall(v, view, hand + [top])
             if after < before:
@@ -247,7 +247,3 @@ def _usefulness(hand: Sequence[Card], rules: MeldRules) -> Callable[[Card], int]
 
     return useful
 
-
-def _card(c: Card | str) -> Card:
-    """A view's card: text in a real view, already a card in one a search player built."""
-    return c if isinstance(c, Card) else parse_card(c)
