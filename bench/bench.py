@@ -8,6 +8,8 @@ It prints, in one run:
   (contract 4 and basic 2 players, shanghai and ten-card among them);
 - µs per find_contract on seeded random 12-card hands, with jokers and with 2s wild
   (median, 99th percentile, max), and on hands holding four wild cards;
+- ms per decision of the medium bot and per searched decision of the hard bot (its default
+  deals, no time cap: the work, not the clock) in a contract game for 4;
 - with OpenSpiel installed (pip install -e '.[bench]'), µs per player decision of its C++
   gin rummy played at random from Python (its chance steps are timed but not counted as
   decisions), and the ratio rummykit / OpenSpiel.
@@ -84,6 +86,32 @@ def find_contract_bench(n: int) -> None:
               f"{met / min(500, len(hs)):>7.0%}")
 
 
+def bot_bench(searches: int) -> None:
+    """Contract for 4, hard at seat 0 and three medium, seed 1, until the hard bot has
+    searched ``searches`` decisions."""
+    from rummykit.players import make_player
+
+    g = rk.new_game("contract", players=4, seed=1)
+    hard = make_player("hard:budget=1e9", seed=1)
+    bots = [hard] + [make_player("medium", seed=s) for s in (2, 3, 4)]
+    medium_s, medium_n, hard_s, hard_n = 0.0, 0, 0.0, 0
+    while not g.is_over and hard_n < searches:
+        s = g.current_player
+        view, acts = g.view(s), g.legal_actions()
+        t = time.perf_counter()
+        a = bots[s].choose(view, acts)
+        dt = time.perf_counter() - t
+        if s:
+            medium_s, medium_n = medium_s + dt, medium_n + 1
+        elif hard.last_stats.get("searched"):
+            hard_s, hard_n = hard_s + dt, hard_n + 1
+        g.apply(a)
+    print(f"\nbots, contract 4 players (hard and three medium, seed 1): medium "
+          f"{medium_s / max(1, medium_n) * 1000:.3f} ms per decision ({medium_n}); hard "
+          f"{hard_s / max(1, hard_n) * 1000:.0f} ms per searched decision ({hard_n}, "
+          f"{hard.samples} deals each)")
+
+
 def openspiel_gin(games: int) -> float | None:
     try:
         import pyspiel  # type: ignore[import-not-found]
@@ -127,6 +155,7 @@ def main() -> None:
         results[(variant, players)] = us
         print(f"{variant:<16}{players:>8}{dec:>11}{us:>13.1f}")
     find_contract_bench(hands)
+    bot_bench(10 if quick else 60)
     os_us = openspiel_gin(5 if quick else 200)
     if os_us is None:
         print("\nOpenSpiel not installed (pip install -e '.[bench]'): no peer ratio.")
