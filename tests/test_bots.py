@@ -269,6 +269,35 @@ def test_heuristic_fast_path_takes_the_ace_of_clubs_as_the_view_path_does():
     assert HeuristicPlayer(1).choose_in_game(g, 1, acts) == rk.Take()
 
 
+@pytest.mark.parametrize("vid", rk.variant_ids())
+def test_medium_bots_alone_finish_a_game(vid):
+    """A table of medium bots only (the soak's line-ups always hold a random or easy one).
+    Ten Card seed 1 used to loop for ever in deal 7: each seat took AD (it fits a table
+    meld, but Ten Card lays off only before drawing) and threw it back."""
+    n = usual_players(vid)
+    g = rk.new_game(vid, players=n, seed=1)
+    bots = [make_player("medium", seed=s) for s in range(n)]
+    for _ in range(40_000):
+        if g.is_over:
+            break
+        s = g.current_player
+        g.apply(bots[s].choose(g.view(s), g.legal_actions()))
+    assert g.is_over, f"deal {g.round_no} still going: {g.actions[-6:]}"
+
+
+def test_medium_does_not_throw_back_the_card_it_just_took():
+    g = deal("contract", ["7H 7S 6C 8C 8D TH JH QH 4D 5S", "AH AS 7D 9C 9D 3H 4H 5H KC QC",
+                          "2C 3C 4C 5D 6D 8S TS JS QD KD"], "AC", "6H 7C")
+    g.apply("take")
+    view = g.view(1)
+    assert view["taken"] == "AC"
+    acts = g.legal_actions()
+    for seed in range(20):
+        a = HeuristicPlayer(seed).choose(view, acts)
+        assert a != rk.Discard(rk.parse_card("AC"))
+        assert HeuristicPlayer(seed).choose_in_game(g, 1, acts) == a
+
+
 def test_heuristic_fast_path_agrees_with_the_view_path():
     """Rollouts read the heuristic's inputs straight off the sampled game; the choice
     must be the one the view gives."""

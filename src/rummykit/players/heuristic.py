@@ -91,6 +91,7 @@ class HeuristicPlayer:
             "seat": seat, "players": g.n, "phase": g.phase, "round": g.round_no,
             "discard_top": str(g.discard[-1]) if g.discard else None, "down": g.down,
             "hand_sizes": [len(h) for h in g.hands], "ruleset": g.spec.id,
+            "taken": str(g.taken) if g.taken is not None else None,
         }
         return self._decide(g.variant, view, g.rules, list(g.hands[seat]), g.table, acts)[0]  # no sentence
 
@@ -198,15 +199,19 @@ class HeuristicPlayer:
             shorts = v.solver(view["players"]).shortfalls_without(hand, v.spec.contract(view["round"]))
         else:
             shorts = {}
+        # the card just taken from the discard pile goes back only if nothing else can:
+        # throwing it back gains nothing, and seats doing so in turn never end the deal
+        taken = parse_card(view["taken"]) if view.get("taken") else None
         scored = []
         for c in dict.fromkeys(options):
             short = shorts.get(c, 0)
             feeds = not self.careless and any(m.layoff_meanings(c, rules) for m in table)
             useful = usefulness(c)
+            back = c == taken
             if danger:
-                key = (short, -values[c], feeds, useful)
+                key = (back, short, -values[c], feeds, useful)
             else:
-                key = (short, useful, feeds, -values[c])
+                key = (back, short, useful, feeds, -values[c])
             scored.append((key, self.rng.random(), c))
         scored.sort()
         return [c for _, _, c in scored]
