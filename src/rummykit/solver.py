@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import TypeVar
 
 from .cards import CARDS, JOKER_CODE, NUM_FACES, Card
 from .melds import MeldRules, Reading, readings
@@ -66,6 +67,19 @@ def _use(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
 
 # what shortfall sums, per kind of meld: (kinds, size k, padding, how many to take)
 Plan = list[tuple[tuple[str, ...], int, int, int]]
+T = TypeVar("T")
+
+
+def _recall(memo: dict[tuple[int, ...], T], hand: Sequence[int], limit: int, work: Callable[[], T]) -> T:
+    """``work()``'s answer for ``hand`` (any order), remembered in ``memo``; a memo that
+    reaches ``limit`` answers starts again."""
+    key = tuple(sorted(hand))
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= limit:
+            memo.clear()
+        got = memo[key] = work()
+    return got
 
 
 class Solver:
@@ -136,13 +150,7 @@ class Solver:
         wild cards the sets and runs would still lack, less the wilds held.  0 does not
         promise the contract (find it with :meth:`solve`); more than 0 rules it out."""
         plan, memo, _ = self._memos(comps)
-        key = tuple(sorted(hand))
-        got = memo.get(key)
-        if got is None:
-            if len(memo) >= 100_000:
-                memo.clear()
-            got = memo[key] = self._shortfall(hand, plan)
-        return got
+        return _recall(memo, hand, 100_000, lambda: self._shortfall(hand, plan))
 
     def _memos(self, comps: Sequence[Component]) -> tuple[Plan, dict[tuple[int, ...], int],
                                                            dict[tuple[int, ...], dict[int, int]]]:
@@ -162,14 +170,8 @@ class Solver:
         only its rank's set margins and its suit's run margin, so each answer edits the
         whole hand's sorted margins instead of building them again.  The dict returned
         may be shared: do not change it."""
-        plan, _, memo = self._memos(comps)
-        key = tuple(sorted(hand))
-        got = memo.get(key)
-        if got is None:
-            if len(memo) >= 20_000:
-                memo.clear()
-            got = memo[key] = self._shortfalls_without(hand, plan)
-        return got
+        plan, _, without = self._memos(comps)
+        return _recall(without, hand, 20_000, lambda: self._shortfalls_without(hand, plan))
 
     def _shortfalls_without(self, hand: Sequence[int], plan: Plan) -> dict[int, int]:
         by_rank, masks, wild = self._tally(hand)
