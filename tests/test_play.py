@@ -96,6 +96,22 @@ def test_another_programs_database_is_refused_and_left_untouched(tmp_path):
     assert result.exit_code != 0 and "not a rummykit database" in result.output
 
 
+def test_two_programs_opening_a_new_database_at_once_both_get_it(tmp_path):
+    """``rummykit play`` and a reader may open a new file together: an empty database (no
+    tables, no id: another process is setting it up) is taken, and a set-up that another
+    process finished first is not done again."""
+    path = tmp_path / "g.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode = WAL")  # the file exists, nothing is in it yet
+    db.close()
+    first = Store(path)  # was refused as another program's database
+    second = Store(tmp_path / "g.sqlite3")
+    second._migrate()  # as if it had read version 0 before the first finished: was "table exists"
+    assert second.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    first.close()
+    second.close()
+
+
 def test_a_database_from_a_newer_rummykit_is_refused(tmp_path):
     path = tmp_path / "g.sqlite3"
     Store(path).close()

@@ -119,7 +119,9 @@ class Store:
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path} is not a rummykit database ({e}); it was left as it is. "
                              "Choose another file with --db.") from None
-        if app != APPLICATION_ID and (tables or not fresh):
+        # an empty database (no id, no tables) is one nobody has set up yet — maybe another
+        # rummykit process is doing it right now: take it
+        if app != APPLICATION_ID and (app != 0 or tables):
             self.db.close()
             raise StoreError(f"{self.path} is not a rummykit database (it belongs to another program "
                              "or is damaged); it was left as it is. Choose another file with --db.")
@@ -130,12 +132,17 @@ class Store:
         self.db.execute("PRAGMA foreign_keys = ON")
         self.db.execute("PRAGMA journal_mode = WAL")
         if version < SCHEMA_VERSION:
-            self._migrate(version)
+            self._migrate()
 
-    def _migrate(self, version: int) -> None:
+    def _migrate(self) -> None:
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
+            # read again under the write lock: another process may have migrated it meanwhile
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path} was written by a newer rummykit (schema {version}, this "
+                                 f"one knows {SCHEMA_VERSION}); upgrade rummykit to use it.")
             if version == 0:
                 db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             for step in MIGRATIONS[version:]:
