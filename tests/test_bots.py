@@ -10,7 +10,7 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import deal
+from conftest import deal, play
 from helpers import twin_deals_after_meld
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import rummykit as rk
 from rummykit.arena import run_arena
 from rummykit.cards import make_pack
-from rummykit.engine.sample import determinize, unseen_cards
+from rummykit.engine.sample import determinize, table_from_view, unseen_cards
 from rummykit.players import HeuristicPlayer, Player, make_player
 from rummykit.players.search import SearchPlayer
 
@@ -154,6 +154,22 @@ def test_the_unseen_cards_are_the_pack_less_what_the_seat_saw():
     seen = len(view["hand"]) + len(view["discard_pile"]) + 1  # + the 9S seat 1 took
     assert len(unseen) == len(make_pack(*v.spec.pack_for(3))) - seen
     assert Counter(unseen)[rk.parse_card("9S")] == 1  # two decks: the other 9S is unseen
+
+
+def test_the_table_rebuilt_from_a_view_is_a_fresh_copy_each_time():
+    """table_from_view keeps the melds it has met in a memo; what it hands out is a copy,
+    so a bot changing its rebuilt table (a trial lay-off) never changes the next one."""
+    g = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", "7H 7S 7D 9C 9D 9S 3H 4H 5H KC",
+                          "2C 3C 4C 5D 6D 8S TS JS QD KD"], "KS", "6H 7C")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S", "discard KC")
+    view, rules = g.view(0), rk.get_variant("contract").meld_rules(3)
+    first = table_from_view(view, rules)
+    assert [(m.kind, [str(c) for c in m.cards], m.rank) for m in first] == [
+        ("set", ["7H", "7S", "7D"], 7), ("set", ["9C", "9D", "9S"], 9)]
+    first[0].cards.append(rk.parse_card("7C"))
+    first[1].wilds = 2
+    again = table_from_view(view, rules)
+    assert [str(c) for c in again[0].cards] == ["7H", "7S", "7D"] and again[1].wilds == 0
 
 
 # -- the search player -----------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Views, action text, records and replay (engine issue items 7 and 8)."""
 
 import json
+import pickle
 import random
 from pathlib import Path
 
@@ -52,6 +53,27 @@ def test_log_lists_public_events_and_hides_stock_draws():
     assert buy["seat"] == 2 and buy["card"] == "KS" and buy["extra"] == 1
     assert "6H" not in json.dumps(log) and "7C" not in json.dumps(log)  # penalty and stock cards
     assert log[4]["melds"] == [["7H", "7S", "7D"], ["9C", "9D", "9S"]]
+
+
+def test_a_views_log_cannot_change_the_games_log_or_another_seats_view():
+    """Views share the game's log events (no copy per decision), so every event is
+    read-only all the way down; a copy of one can be changed freely."""
+    g = deal("contract", ["AH AS 2H 2S 6C 8C 8D TH JH QH", "7H 7S 7D 9C 9D 9S 3H 4H 5H KC",
+                          "2C 3C 4C 5D 6D 8S TS JS QD KD"], "KS", "6H 7C")
+    play(g, "draw", "buy", "meld 7H 7S 7D / 9C 9D 9S", "discard KC")
+    mine, before = g.view(1)["log"], json.dumps(g.view(0)["log"])
+    meld = next(ev for ev in mine if ev["verb"] == "meld")
+    for change in (lambda: meld.__setitem__("seat", 0), lambda: meld.pop("text"), lambda: meld.update(x=1),
+                   lambda: meld["melds"].append(["KC"]), lambda: meld["melds"][0].__setitem__(0, "JK"),
+                   lambda: meld["melds"][0].sort()):
+        with pytest.raises(TypeError, match="read-only"):
+            change()
+    mine.clear()  # the view's own list is the seat's to change
+    assert json.dumps(g.view(0)["log"]) == before
+    copy = dict(meld)
+    copy["seat"] = 3
+    assert copy["seat"] == 3 and meld["seat"] == 1
+    assert pickle.loads(pickle.dumps(meld)) == meld and json.loads(json.dumps(meld)) == meld
 
 
 def test_last_round_reveals_the_hands_scored():

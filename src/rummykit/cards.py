@@ -64,6 +64,7 @@ def _text(code: int) -> str:
 
 
 _TEXT = [_text(c) for c in range(NUM_FACES)]
+TEXT: tuple[str, ...] = tuple(_TEXT)  # a face's notation by its code: TEXT[c] == str(c)
 CARDS: tuple[Card, ...] = tuple(Card(c) for c in range(NUM_FACES))
 JOKER = CARDS[JOKER_CODE]
 _BY_TEXT = {_TEXT[c]: CARDS[c] for c in range(NUM_FACES)}
@@ -101,7 +102,11 @@ def parse_card(token: str) -> Card:
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """Parse cards separated by spaces or commas: ``"3H 4H 5H JK"``."""
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    return [parse_card(t) for t in tokens]
+    get = _BY_TEXT.get
+    got = [get(t) for t in tokens]  # the notation the engine writes: one lookup each
+    if None in got:
+        return [parse_card(t) for t in tokens]
+    return got  # type: ignore[return-value]
 
 
 def format_cards(cards: Iterable[int]) -> str:

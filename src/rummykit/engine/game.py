@@ -36,7 +36,7 @@ from .actions import (
     parse_action,
 )
 from .scoring import hand_value, number, score_round, settlement
-from .view import build_view
+from .view import Event, build_view
 
 CUT, DRAW, MAY_I, PLAY, CALL, OVER = "cut", "draw", "may_i", "play", "call", "over"
 
@@ -143,7 +143,8 @@ class Game:
         self.buys = [0] * n
         # cards every seat saw go into a hand (taken, bought, swapped) and not since played
         self.known: list[list[Card]] = [[] for _ in range(n)]
-        self.log: list[dict[str, Any]] = []
+        self.log: list[Event] = []
+        self._contract_text: tuple[tuple[Component, ...], bool, str] | None = None
         self.stock_reuses = 0
         self.turn_index = 0
         self.current = (self.dealer + 1) % n
@@ -216,16 +217,18 @@ class Game:
     def contract_text(self) -> str:
         if not self.spec.contracts:
             return "no contract"
-        return describe_contract(self.contract, self.whole_hand_round)
+        whole = self.whole_hand_round
+        memo = self._contract_text
+        if memo is None or memo[0] is not self.contract or memo[1] != whole:
+            memo = self._contract_text = (self.contract, whole, describe_contract(self.contract, whole))
+        return memo[2]
 
     @property
     def whole_hand_round(self) -> bool:
         return self.round_no in self.spec.whole_hand_rounds
 
     def _event(self, seat: int | None, verb: str, text: str, **data: Any) -> None:
-        ev: dict[str, Any] = {"seat": seat, "verb": verb, "text": text}
-        ev.update(data)
-        self.log.append(ev)
+        self.log.append(Event(seat=seat, verb=verb, text=text, **data))
 
     # ------------------------------------------------------------------ permissions
 

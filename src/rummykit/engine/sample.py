@@ -20,25 +20,36 @@ from ..cards import Card, make_pack, parse_card, parse_cards
 from ..melds import MeldRules, TableMeld
 from ..rules.registry import Variant, get_variant
 from .game import CUT, Game
+from .view import Event
 
 RANKS = "A23456789TJQK"
 
 
+_MELDS_SEEN: dict[tuple[Any, ...], TableMeld] = {}
+
+
 def table_from_view(view: dict[str, Any], rules: MeldRules, limited: bool = True) -> list[TableMeld]:
     """The table's melds, rebuilt from a view's ``melds`` and ``meld_info`` (what each
-    card stands for gives a run's suit and first position, or a set's rank)."""
+    card stands for gives a run's suit and first position, or a set's rank).  Each meld
+    is a fresh copy; the ones met before are copied from a memo."""
     table = []
     for cards, info in zip(view["melds"], view["meld_info"], strict=True):
         first = info["stands_for"][0]
         kind = info["kind"]
-        if kind == "run":
-            c = parse_card(first)
-            m = TableMeld(kind, parse_cards(cards), info["owner"], 0, c.suit, c.rank, limited)
-        else:
-            rank = RANKS.index(first[0]) + 1
-            m = TableMeld(kind, parse_cards(cards), info["owner"], rank, -1, 0, limited)
-        m.wilds = m.count_wilds(rules)
-        table.append(m)
+        key = (kind, info["owner"], limited, first, *cards)
+        m = _MELDS_SEEN.get(key)
+        if m is None:
+            if kind == "run":
+                c = parse_card(first)
+                m = TableMeld(kind, parse_cards(cards), info["owner"], 0, c.suit, c.rank, limited)
+            else:
+                rank = RANKS.index(first[0]) + 1
+                m = TableMeld(kind, parse_cards(cards), info["owner"], rank, -1, 0, limited)
+            m.wilds = m.count_wilds(rules)  # what stands for another card: not a matter of rules
+            if len(_MELDS_SEEN) >= 100_000:
+                _MELDS_SEEN.clear()
+            _MELDS_SEEN[key] = m
+        table.append(m.copy())
     return table
 
 
@@ -84,7 +95,7 @@ class Determinizer:
         ts = view["turn_state"]
         self.taken = None if ts["taken"] is None else parse_card(ts["taken"])
         self.pending = parse_cards(ts["pending"])
-        self.log = [dict(ev) for ev in view["log"]]  # the engine only appends to a log
+        self.log = [ev if isinstance(ev, Event) else Event(ev) for ev in view["log"]]
         n = view["players"]
         if sum(max(0, view["hand_sizes"][s] - len(self.known[s])) for s in range(n) if s != view["seat"]) \
                 + view["stock_size"] > len(self.pool):

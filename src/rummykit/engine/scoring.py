@@ -78,5 +78,7 @@ def settlement(totals: Sequence[Fraction], kitty: int) -> list[Fraction]:
 
 def number(x: Fraction | int) -> int | str:
     """A JSON-safe exact number: an int, or a string like ``"25/2"``."""
-    f = Fraction(x)
+    if type(x) is int:
+        return x
+    f = x if type(x) is Fraction else Fraction(x)
     return int(f) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"

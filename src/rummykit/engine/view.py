@@ -2,13 +2,79 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..cards import sorted_cards
+from ..cards import TEXT, sorted_cards
+from ..melds import Rank, face_at
 from .scoring import number
 
 if TYPE_CHECKING:
     from .game import Game
+
+
+def _read_only(self: Any, *args: Any, **kwargs: Any) -> Any:
+    raise TypeError("a log event is read-only; copy it (dict(event), list(...)) to change it")
+
+
+class FrozenList(list[Any]):
+    """A list nobody can change (a log event's list of cards or melds); it still prints,
+    compares and serialises as a list."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only  # type: ignore[assignment]
+    append = extend = insert = remove = pop = clear = sort = reverse = _read_only  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenList, (list(self),))
+
+    def __copy__(self) -> FrozenList:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenList:
+        return self
+
+
+class Event(dict[str, Any]):
+    """One line of the round's log: a read-only dict (``seat``, ``verb``, ``text`` and
+    the facts of the move), read-only all the way down.  Every view shares the game's
+    events instead of copying the whole log for each decision, so none may change one."""
+
+    __slots__ = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for k, v in self.items():
+            if isinstance(v, (list, tuple, dict)) and not isinstance(v, (FrozenList, Event)):
+                dict.__setitem__(self, k, _frozen(v))
+
+    __setitem__ = __delitem__ = __ior__ = _read_only  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Event, (dict(self),))
+
+    def __copy__(self) -> Event:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Event:
+        return self
+
+
+def _frozen(v: Any) -> Any:
+    if isinstance(v, dict):
+        return Event(v)
+    if isinstance(v, (list, tuple)):
+        return FrozenList(_frozen(x) for x in v)
+    return v
+
+
+@lru_cache(maxsize=4096)
+def _stands_for(kind: str, suit: int, lo: int, rank: int, n: int) -> tuple[str, ...]:
+    """What each card of a meld stands for, as text (a run's faces, a set's rank)."""
+    if kind == "run":
+        return tuple(str(face_at(suit, lo + i)) for i in range(n))
+    return (str(Rank(rank)),) * n
 
 
 def build_view(g: Game, seat: int) -> dict[str, Any]:
@@ -27,18 +93,18 @@ def build_view(g: Game, seat: int) -> dict[str, Any]:
         "current_player": g.current_player,
         "turn": g.current,
         "phase": "over" if g.is_over else g.phase,
-        "hand": [str(c) for c in sorted_cards(g.hands[seat])],
+        "hand": [TEXT[c] for c in sorted_cards(g.hands[seat])],
         "hand_sizes": [len(h) for h in g.hands],
         "stock_size": len(g.stock),
         "discard_top": str(g.discard[-1]) if g.discard else None,
         "discard_size": len(g.discard),
-        "melds": [[str(c) for c in m.cards] for m in g.table],
+        "melds": [[TEXT[c] for c in m.cards] for m in g.table],
         "meld_info": [
             {
                 "number": i + 1,
                 "owner": m.owner,
                 "kind": m.kind,
-                "stands_for": [str(m.meaning(k)) for k in range(len(m.cards))],
+                "stands_for": list(_stands_for(m.kind, m.suit, m.lo, m.rank, len(m.cards))),
             }
             for i, m in enumerate(g.table)
         ],
@@ -48,7 +114,7 @@ def build_view(g: Game, seat: int) -> dict[str, Any]:
         "stock_reuses": g.stock_reuses,
         "scores": [number(s) for s in g.scores],
         "kitty": g.kitty,
-        "log": [dict(ev) for ev in g.log],
+        "log": list(g.log),  # read-only events, shared
         "last_round": g.last_round,
         "is_over": g.is_over,
         "winners": list(g.winners),
@@ -58,8 +124,8 @@ def build_view(g: Game, seat: int) -> dict[str, Any]:
         "must_place": [str(c) for c in g.pending] if own_turn else [],
         # public facts every seat at the table saw: the discard pile (bottom to top), the
         # cards seen going into each hand and not since played, and where the turn stands
-        "discard_pile": [str(c) for c in g.discard],
-        "known": [[str(c) for c in sorted_cards(k)] for k in g.known],
+        "discard_pile": [TEXT[c] for c in g.discard],
+        "known": [[TEXT[c] for c in sorted_cards(k)] for k in g.known],
         "turn_state": {
             "turn_index": g.turn_index,
             "down_turn": list(g.down_turn),
