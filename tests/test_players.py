@@ -36,6 +36,24 @@ def test_heuristic_and_random_bots_only_make_legal_moves(vid):
     play_out(g, [HeuristicPlayer(s) if s % 2 == 0 else RandomPlayer(s) for s in range(n)])
 
 
+@pytest.mark.parametrize("level", ["medium", "easy"])
+@pytest.mark.parametrize("vid", ["contract", "may-i", "basic", "ten-card"])
+def test_a_heuristic_bot_plays_the_move_its_hint_suggests(vid, level):
+    """choose skips building the sentence; it must still be explain's action."""
+    n = 4 if rk.get_variant(vid).spec.players[1] >= 4 else 2
+    g = rk.new_game(vid, players=n, seed=3)
+    bots = [make_player(level, seed=s) for s in range(n)]
+    hints = [make_player(level, seed=s) for s in range(n)]
+    for _ in range(400):
+        if g.is_over:
+            break
+        s = g.current_player
+        acts, view = g.legal_actions(), g.view(s)
+        a = bots[s].choose(view, acts)
+        assert a == hints[s].explain(view, acts)[0]
+        g.apply(a)
+
+
 def test_heuristic_choice_depends_only_on_its_view_and_seed():
     a, b = twin_deals()
     va, vb = a.view(1), b.view(1)

@@ -81,4 +81,4 @@ def number(x: Fraction | int) -> int | str:
     if type(x) is int:
         return x
     f = x if type(x) is Fraction else Fraction(x)
-    return int(f) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+    return f.numerator if f.denominator == 1 else f"{f.numerator}/{f.denominator}"

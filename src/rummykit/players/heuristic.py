@@ -71,7 +71,12 @@ class HeuristicPlayer:
     # -- choosing ---------------------------------------------------------------------
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
-        return self.explain(view, legal_actions)[0]
+        """The action :meth:`explain` suggests, without building its sentence."""
+        acts = list(legal_actions)
+        if len(acts) == 1:
+            return acts[0]
+        v, rules, hand, table = self._setup(view)
+        return self._decide(v, view, rules, hand, table, acts)[0]
 
     def explain(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> tuple[Action, str]:
         """The suggested action and one sentence why."""
