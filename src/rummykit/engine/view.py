@@ -45,7 +45,7 @@ class Event(dict[str, Any]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for k, v in self.items():
-            if isinstance(v, (list, tuple, dict)) and not isinstance(v, (FrozenList, Event)):
+            if type(v) in _NESTED:  # plain containers; frozen ones are kept as they are
                 dict.__setitem__(self, k, _frozen(v))
 
     __setitem__ = __delitem__ = __ior__ = _read_only  # type: ignore[assignment]
@@ -61,10 +61,13 @@ class Event(dict[str, Any]):
         return self
 
 
+_NESTED = (list, tuple, dict)
+
+
 def _frozen(v: Any) -> Any:
-    if isinstance(v, dict):
+    if type(v) is dict:
         return Event(v)
-    if isinstance(v, (list, tuple)):
+    if type(v) in _NESTED:
         return FrozenList(_frozen(x) for x in v)
     return v
 
