@@ -17,7 +17,24 @@ def _read_only(self: Any, *args: Any, **kwargs: Any) -> Any:
     raise TypeError("a log event is read-only; copy it (dict(event), list(...)) to change it")
 
 
-class FrozenList(list[Any]):
+class _Shared:
+    """What a read-only container shares: copying gives itself; pickling, a plain copy
+    of its own kind."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        plain = list if isinstance(self, list) else dict
+        return (type(self), (plain(self),))  # type: ignore[call-overload]
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return self
+
+
+class FrozenList(_Shared, list[Any]):
     """A list nobody can change (a log event's list of cards or melds); it still prints,
     compares and serialises as a list."""
 
@@ -25,17 +42,8 @@ class FrozenList(list[Any]):
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only  # type: ignore[assignment]
     append = extend = insert = remove = pop = clear = sort = reverse = _read_only  # type: ignore[assignment]
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (FrozenList, (list(self),))
 
-    def __copy__(self) -> FrozenList:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenList:
-        return self
-
-
-class Event(dict[str, Any]):
+class Event(_Shared, dict[str, Any]):
     """One line of the round's log: a read-only dict (``seat``, ``verb``, ``text`` and
     the facts of the move), read-only all the way down.  Every view shares the game's
     events instead of copying the whole log for each decision, so none may change one."""
@@ -50,15 +58,6 @@ class Event(dict[str, Any]):
 
     __setitem__ = __delitem__ = __ior__ = _read_only  # type: ignore[assignment]
     clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Event, (dict(self),))
-
-    def __copy__(self) -> Event:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Event:
-        return self
 
 
 _NESTED = (list, tuple, dict)
