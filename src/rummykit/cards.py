@@ -51,10 +51,10 @@ class Card(int):
         return int(self) == JOKER_CODE
 
     def __str__(self) -> str:
-        return _TEXT[int(self)]
+        return TEXT[int(self)]
 
     def __repr__(self) -> str:
-        return f"Card('{_TEXT[int(self)]}')"
+        return f"Card('{TEXT[int(self)]}')"
 
 
 def _text(code: int) -> str:
@@ -63,11 +63,10 @@ def _text(code: int) -> str:
     return RANKS[code % 13] + SUITS[code // 13]
 
 
-_TEXT = [_text(c) for c in range(NUM_FACES)]
-TEXT: tuple[str, ...] = tuple(_TEXT)  # a face's notation by its code: TEXT[c] == str(c)
+TEXT: tuple[str, ...] = tuple(_text(c) for c in range(NUM_FACES))  # by code: TEXT[c] == str(c)
 CARDS: tuple[Card, ...] = tuple(Card(c) for c in range(NUM_FACES))
 JOKER = CARDS[JOKER_CODE]
-_BY_TEXT = {_TEXT[c]: CARDS[c] for c in range(NUM_FACES)}
+_BY_TEXT = {TEXT[c]: CARDS[c] for c in range(NUM_FACES)}
 
 
 def card(rank: int, suit: int) -> Card:
@@ -111,7 +110,7 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
 
 def format_cards(cards: Iterable[int]) -> str:
     """The notation of ``cards``, space separated: ``"3H 4H 5H JK"``."""
-    return " ".join(_TEXT[int(c)] for c in cards)
+    return " ".join(TEXT[int(c)] for c in cards)
 
 
 def make_pack(decks: int, jokers: int) -> list[Card]:
