@@ -2,6 +2,7 @@
 
     python bench/search_agreement.py                      # contract, 4 players, seeds 5 and 6
     python bench/search_agreement.py --seeds 5,6,7 --decisions 40 --deals 16 --reference 128
+    python bench/search_agreement.py --most 64     # the small searches go on to 64 deals when close
 
 Plays ``contract`` games (hard in seat 0, medium elsewhere, no time cap) and at each of the
 hard bot's searched decisions asks four hard bots with ``--deals`` deals (other seeds) and
@@ -30,9 +31,11 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=40, help="searched decisions per game")
     ap.add_argument("--deals", type=int, default=16, help="deals of the searches compared")
     ap.add_argument("--reference", type=int, default=128, help="deals of the reference search")
+    ap.add_argument("--most", type=int, default=None,
+                    help="the compared searches go on up to this many deals while their verdict is close")
     args = ap.parse_args()
     v = rk.get_variant("contract")
-    n = left_small = left_ref = agree = 0.0
+    n = left_small = left_ref = agree = deals = 0.0
     for seed in (int(s) for s in args.seeds.split(",")):
         g = rk.new_game("contract", players=4, seed=seed)
         hard = SearchPlayer(1, samples=args.deals, budget=1e9, variant=v)
@@ -49,14 +52,18 @@ def main() -> None:
                 n += 1
                 left_ref += ref != heuristic
                 for k in range(4):
-                    got = SearchPlayer(1000 + k, samples=args.deals, budget=1e9, variant=v).choose(view, acts)
+                    small = SearchPlayer(1000 + k, samples=args.deals, most=args.most, budget=1e9, variant=v)
+                    got = small.choose(view, acts)
                     left_small += (got != heuristic) / 4
                     agree += (got == ref) / 4
+                    deals += small.last_stats["samples"] / 4
             g.apply(a)
     print(f"contract, 4 players, seeds {args.seeds}: {n:.0f} searched decisions")
     print(f"  {args.reference} deals leave the heuristic's choice in {100 * left_ref / n:.0f}% of them")
-    print(f"  {args.deals} deals leave it in {100 * left_small / n:.0f}% (mean of four seeds)")
-    print(f"  {args.deals} deals choose as {args.reference} do in {100 * agree / n:.0f}%")
+    small = f"{args.deals} deals" + (f" (up to {args.most} when close)" if args.most else "")
+    print(f"  {small} leave it in {100 * left_small / n:.0f}% (mean of four seeds)")
+    print(f"  {small} choose as {args.reference} do in {100 * agree / n:.0f}%")
+    print(f"  {small}: {deals / n:.1f} deals per searched decision on average")
 
 
 if __name__ == "__main__":

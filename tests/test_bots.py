@@ -190,6 +190,50 @@ def test_search_player_keeps_to_its_sample_count_and_time_budget():
     assert a == HeuristicPlayer(3).choose(g.view(1), g.legal_actions())  # the heuristic's choice
 
 
+class ScriptedSearch(SearchPlayer):
+    """A search player whose rollouts score by a script: ``script(other, deal)``, where
+    ``other`` says the candidate is not the heuristic's choice."""
+
+    def __init__(self, script, **kw):
+        super().__init__(3, horizon=1, **kw)
+        self.script, self.calls = script, 0
+
+    def _rollout(self, g, seat, seed, sign, deadline=float("inf")):
+        n_cands = len(self._cands)
+        i, deal_no = self.calls % n_cands, self.calls // n_cands
+        self.calls += 1
+        return float(self.script(i != self._base, deal_no))
+
+    def evaluate(self, view, cands, base=0):
+        self._cands, self._base = cands, base
+        return super().evaluate(view, cands, base)
+
+
+def test_search_goes_on_to_most_deals_only_while_a_candidate_is_ahead_inside_the_margin():
+    g = deal("contract", ["AS 2S 6C 8C 8D TH JH QH 4D 5S", "7H 7S 7D 9C 9D 3H 4H 5H KC QC",
+                          "2C 3C 4C 5D 6D 8S TS JS QD KD"], "9S", "6H 7C")
+    g.apply("take")
+    g.apply("meld 7H 7S 7D / 9C 9D 9S")
+    view, acts = g.view(1), g.legal_actions()
+    hint = HeuristicPlayer(3).choose(view, acts)  # the search's own heuristic has the same seed
+    # every candidate alike: nothing is ahead, no more deals
+    same = ScriptedSearch(lambda i, d: 5, samples=4, most=12)
+    assert same.choose(view, acts) == hint and same.last_stats["samples"] == 4
+    # the heuristic's choice scores 0; every other candidate 1.1 and -0.9 by turns: ahead
+    # by 0.1 a deal, far inside two standard errors
+    noisy = ScriptedSearch(lambda other, d: other * ((1 if d % 2 == 0 else -1) + 0.1), samples=4, most=12)
+    assert noisy.choose(view, acts) == hint and noisy.last_stats["samples"] == 12
+    # clearly ahead at once: played without more deals
+    clear = ScriptedSearch(lambda other, d: other * (3 + d % 2), samples=4, most=12)
+    assert clear.choose(view, acts) != hint and clear.last_stats["samples"] == 4
+    # by default nothing is extended
+    plain = ScriptedSearch(lambda other, d: other * ((1 if d % 2 == 0 else -1) + 0.1), samples=4)
+    assert plain.choose(view, acts) == hint and plain.last_stats["samples"] == 4
+    with pytest.raises(ValueError, match="most"):
+        SearchPlayer(1, samples=8, most=4)
+    assert make_player("hard:most=32").most == 32 and make_player("hard").most == 16
+
+
 def test_search_budget_is_kept_inside_a_deal_and_a_deal_cut_short_is_not_used(monkeypatch):
     import rummykit.players.search as search
 

@@ -21,7 +21,7 @@ class Player(Protocol):
 
 LEVELS = ("random", "easy", "medium", "hard")
 SETTINGS = {"samples": int, "budget": float, "width": int, "horizon": int, "margin": float,
-            "short_cost": float}
+            "most": int, "short_cost": float}
 
 
 def parse_settings(text: str) -> dict[str, Any]:
@@ -67,7 +67,6 @@ def make_player(level: str, seed: int = 0, **settings: Any) -> Player:
         try:
             return SearchPlayer(seed, variant=variant, **settings)
         except TypeError:
-            raise ValueError(f"unknown setting in {level!r}; hard takes samples, budget, width, "
-                             "horizon, margin, short_cost") from None
+            raise ValueError(f"unknown setting in {level!r}; hard takes {', '.join(SETTINGS)}") from None
     raise ValueError(f"unknown player {level!r}; choose one of {', '.join(LEVELS)} "
                      f"(or {', '.join(ALIASES)})")

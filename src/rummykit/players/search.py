@@ -36,18 +36,23 @@ class SearchPlayer:
     ``budget``: seconds per decision (at most); ``width``: discards compared;
     ``horizon``: rounds of the table played forward before a rollout is cut short and
     judged on the cards left in hand; ``margin``: how many standard errors a candidate
-    must beat the heuristic's choice by."""
+    must beat the heuristic's choice by; ``most``: when after ``samples`` deals a candidate
+    is ahead of the heuristic's choice but inside the margin, go on up to this many deals
+    (the budget still rules; default: no more than ``samples``)."""
 
     name = "hard"
 
     def __init__(self, seed: int = 0, *, samples: int = 16, budget: float = 1.0, width: int = 3,
-                 horizon: int = 2, margin: float = 2.0,
+                 horizon: int = 2, margin: float = 2.0, most: int | None = None,
                  short_cost: float = 10.0, variant: Variant | None = None):
         if samples < 1 or budget <= 0 or width < 1 or horizon < 1:
             raise ValueError("samples, budget, width and horizon must be positive")
+        if most is not None and most < samples:
+            raise ValueError(f"most ({most}) must be at least samples ({samples})")
         self.seed = seed
         self.rng = random.Random(seed)
         self.samples = samples
+        self.most = samples if most is None else most
         self.budget = budget
         self.width = width
         self.horizon = horizon
@@ -97,24 +102,14 @@ class SearchPlayer:
             return hint, why
         if hint not in cands:
             cands.insert(0, hint)
-        values = self.evaluate(view, cands)
+        base = cands.index(hint)
+        values = self.evaluate(view, cands, base)
         done = len(values[0])
         if not done:  # the budget ran out before one deal was played out
             self.last_stats = {"searched": False, "samples": 0}
             return hint, why
         means = [sum(x) / done for x in values]
-        # leave the heuristic's choice only on evidence: the paired gain (same deals, same
-        # rollout seeds) must beat its standard error by ``self.margin``
-        base = cands.index(hint)
-        best, best_gain = base, 0.0
-        for i in range(len(cands)):
-            if i == base:
-                continue
-            diffs = [a - b for a, b in zip(values[i], values[base], strict=True)]
-            gain = sum(diffs) / done
-            var = sum((d - gain) ** 2 for d in diffs) / max(1, done - 1)
-            if gain > best_gain and gain > self.margin * math.sqrt(var / done):
-                best, best_gain = i, gain
+        best = self._verdict(values, base)[0]
         a = cands[best]
         self.last_stats = {"searched": True, "samples": done,
                            "means": dict(zip(map(str, cands), means, strict=True))}
@@ -125,8 +120,30 @@ class SearchPlayer:
         return a, (f"{a.text().capitalize()}: over {done} deals of the unseen cards it did best "
                    f"({means[best]:+.1f} points against the table; {others}).")
 
-    def evaluate(self, view: dict[str, Any], cands: list[Action]) -> list[list[float]]:
-        """Each candidate's rollout outcomes (higher is better), one per determinization."""
+    def _verdict(self, values: list[list[float]], base: int) -> tuple[int, bool]:
+        """The candidate to play, and whether the evidence was close.  The heuristic's
+        choice (``base``) is left only on evidence: a candidate's paired gain (same deals,
+        same rollout seeds) must beat its standard error by ``self.margin``.  Close: the
+        heuristic's choice stands, but some candidate is ahead of it inside that margin."""
+        done = len(values[base])
+        best, best_gain, close = base, 0.0, False
+        for i in range(len(values)):
+            if i == base:
+                continue
+            diffs = [a - b for a, b in zip(values[i], values[base], strict=True)]
+            gain = sum(diffs) / done
+            var = sum((d - gain) ** 2 for d in diffs) / max(1, done - 1)
+            if gain > self.margin * math.sqrt(var / done):
+                if gain > best_gain:
+                    best, best_gain = i, gain
+            elif gain > 0:
+                close = True
+        return best, close and best == base
+
+    def evaluate(self, view: dict[str, Any], cands: list[Action], base: int = 0) -> list[list[float]]:
+        """Each candidate's rollout outcomes (higher is better), one per determinization:
+        ``samples`` of them, or up to ``most`` while the verdict against ``base`` (the
+        heuristic's choice) is close."""
         v = self.variant or get_variant(view["ruleset"])
         seat = view["seat"]
         sign = 1 if v.spec.scoring == "winner_takes" else -1
@@ -135,7 +152,8 @@ class SearchPlayer:
         deadline = start + self.budget
         deals = Determinizer(view, v)
         done = 0
-        while done < self.samples:
+        target = self.samples
+        while done < target:
             spent = time.perf_counter() - start
             if done and spent * (done + 1) / done > self.budget:
                 break  # one more determinization would overrun the budget
@@ -152,6 +170,8 @@ class SearchPlayer:
             for i, x in enumerate(row):
                 values[i].append(x)
             done += 1
+            if done == target < self.most and self._verdict(values, base)[1]:
+                target = self.most
         return values
 
     def _rollout(self, g: Game, seat: int, seed: int, sign: int, deadline: float = math.inf) -> float | None:
