@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import TypeVar
@@ -501,19 +501,13 @@ class Solver:
         hand: Sequence[int],
         *,
         whole_hand: bool = False,
-        must_use: Mapping[int, int] | None = None,
-        hint: Sequence[Reading] | None = None,
     ) -> list[Reading] | None:
         """The arrangement meeting ``comps`` with least leftover penalty, or None.
 
         Candidates are skeletons (natural cards and a number of wild slots); the slots
         of a whole arrangement are filled with the most valuable wild cards left, which
-        is what the least leftover penalty asks for.  ``must_use`` (face -> copies): the
-        hand less those cards is known to fail, so if no skeleton uses a new natural
-        card and no new card is wild, nothing can meet the contract (meeting a contract
-        is monotone in the hand outside whole-hand deals).  ``hint``: an arrangement
-        known to meet ``comps``; if its cards are all in ``hand`` the search starts from
-        its value and only looks for a strictly better one."""
+        is what the least leftover penalty asks for.  The answer depends on the hand
+        alone (never on earlier questions), ties broken by a fixed order."""
         ncards = len(hand)
         need = 0
         for comp in comps:
@@ -562,9 +556,6 @@ class Solver:
                     coverable.update(c for c in sk[5] if c >= 0)
             if any(cnt[c] and c not in coverable for c in range(NUM_FACES)):
                 return None
-        if must_use and not whole_hand and not any(c in wild_codes for c in must_use):
-            if not any(c in must_use for lst in cand_lists for sk in lst for c, _ in sk[8]):
-                return None
         pot = [lst[0][6] + lst[0][7] * maxwild for lst in cand_lists]
         # a second bound: best naturals and most slots apart, slots worth the real wilds
         topfill = [0]
@@ -582,15 +573,6 @@ class Solver:
 
         best_used = -1
         best_pick: list[Skel] | None = None
-        best_hint: list[Reading] | None = None
-        if hint is not None and not whole_hand and not extra:
-            need_h: dict[int, int] = {}
-            for rd in hint:
-                for c in rd.cards:
-                    need_h[c] = need_h.get(c, 0) + 1
-            if all(cnt[c] >= k for c, k in need_h.items()):
-                best_hint = list(hint)
-                best_used = sum(val[c] for rd in hint for c in rd.cards)
         chosen: list[Skel] = []
         state = [0, wild_total]  # wild slots taken, wild-capable cards left in hand
         wild_set = set(wild_codes)
@@ -620,7 +602,7 @@ class Solver:
             return True
 
         def leaf(used_nat: int) -> bool:
-            nonlocal best_used, best_pick, best_hint
+            nonlocal best_used, best_pick
             slots = state[0]
             if extra:
                 return extra_search(used_nat + fill_value(slots))
@@ -634,7 +616,6 @@ class Solver:
             if used > best_used:
                 best_used = used
                 best_pick = list(chosen)
-                best_hint = None
             return used == total
 
         def avail_best(k: int, start: int, slots_left: int) -> int:
@@ -723,7 +704,7 @@ class Solver:
         if extra:
             return extra_best[0]  # type: ignore[return-value]
         if best_pick is None:
-            return best_hint
+            return None
         # fill the wild slots with the most valuable wild cards left
         for sk in best_pick:
             for c, n in sk[8]:
@@ -742,7 +723,8 @@ class Solver:
         if sk[1] == "run":
             cards = tuple(CARDS[c if c >= 0 else next(wilds)] for c in sk[5])
             return Reading("run", cards, suit=sk[3], lo=sk[4])
-        cards = tuple(CARDS[c] for c in sk[5]) + tuple(CARDS[next(wilds)] for _ in range(sk[7]))
+        # a set's cards in face order: one set, one way of writing it
+        cards = tuple(sorted(CARDS[c] for c in (*sk[5], *(next(wilds) for _ in range(sk[7])))))
         return Reading(sk[1], cards, rank=sk[2])
 
     def _extras(self, cnt: list[int], used: int, filled: list[int], chosen: list[Skel],

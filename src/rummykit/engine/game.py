@@ -154,8 +154,6 @@ class Game:
         self.call_kind: str | None = None  # "shanghai" or "rummy" while a call window is open
         self.protected = False  # the top discard was protected by a Shanghai call
         self._contract_cache.clear()
-        self._fail_base: dict[int, Counter[int]] = {}
-        self._last_found: dict[int, list[Reading]] = {}
         self._reset_turn()
         self._gather_pack()
         if self.spec.cut_bonus:
@@ -387,24 +385,12 @@ class Game:
         return acts
 
     def _best_contract(self, hand: Sequence[int]) -> list[Reading] | None:
+        """The solver's best contract arrangement for ``hand``: a function of the hand
+        alone (no memo of earlier questions), so one position always offers one meld."""
         key = tuple(sorted(hand))
         if key in self._contract_cache:
             return self._contract_cache[key]
-        whole = self.whole_hand_round
-        must_use = None
-        fail = self._fail_base.get(self.current)
-        if fail is not None and not whole:
-            have = Counter(hand)
-            must_use = {c: k for c, k in (have - fail).items()}
-            if not must_use:  # a part of a hand that failed fails too
-                self._contract_cache[key] = None
-                return None
-        got = self.solver.solve(self.contract, hand, whole_hand=whole, must_use=must_use,
-                                hint=self._last_found.get(self.current))
-        if got is None and not whole:
-            self._fail_base[self.current] = Counter(hand)
-        elif got is not None:
-            self._last_found[self.current] = got
+        got = self.solver.solve(self.contract, hand, whole_hand=self.whole_hand_round)
         self._contract_cache[key] = got
         return got
 
@@ -526,24 +512,23 @@ class Game:
         return [face_at(m.suit, m.lo - 1), face_at(m.suit, m.hi + 1)]
 
     def _layoff_options(self, seat: int) -> list[Action]:
+        """Every lay-off, by meld then by card, each move once."""
         if not self.table or self._layoff_block(seat) is not None:
             return []
         hand = self.hands[seat]
-        have = set(hand)
+        have = sorted(set(hand))
         rules = self.rules
-        wilds = [c for c in have if rules.is_wild(c)]
-        out: list[LayOff] = []
+        out: dict[LayOff, None] = {}
         for i, m in enumerate(self.table):
-            for f in self._accepts(m):
-                if f in have and not rules.is_wild(f):
-                    for mean in m.layoff_meanings(f, rules):
-                        out.append(LayOff(f, i, mean))
-            for w in wilds:
-                for mean in m.layoff_meanings(w, rules):
-                    out.append(LayOff(w, i, mean))
+            fits = set(self._accepts(m))
+            for c in have:
+                if rules.is_wild(c) or c in fits:
+                    for mean in m.layoff_meanings(c, rules):
+                        out[LayOff(c, i, mean)] = None
+        acts = list(out)
         if len(hand) <= 2:
-            out = [a for a in out if self._leaves_ok(seat, [a.card], onto=a) is None]
-        return list(out)
+            acts = [a for a in acts if self._leaves_ok(seat, [a.card], onto=a) is None]
+        return list(acts)
 
     def _swap_options(self, seat: int) -> list[Action]:
         if self.spec.swap == "none" or self._swap_block(seat) is not None:
