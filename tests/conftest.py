@@ -76,7 +76,7 @@ def snapshot(g: Game) -> str:
     )
 
 
-STATE_FIELDS = ("hands", "stock", "discard", "phase", "asked", "queue", "current", "turn_index",
+STATE_FIELDS = ("hands", "stock", "discard", "discard_by", "phase", "asked", "queue", "current", "turn_index",
                 "taken", "pending", "melds_this_turn", "played_this_turn", "down", "down_turn",
                 "played_before", "buys", "scores", "kitty", "round_no", "dealer", "stock_reuses",
                 "last_taker", "skip_draw", "is_over", "winners", "last_round", "state_id")

@@ -347,3 +347,42 @@ def _wrotham_stack(hands, extra, upcard, stock):
     from conftest import stack
 
     return stack(hands, upcard, stock, starter_extra=extra)
+
+
+# -- every round ends (RULES.md 4.5: max_turns) -----------------------------------------
+
+
+def test_every_round_ends_max_turns_ends_a_basic_round_nobody_out_scored_as_block():
+    # two players passing cards back and forth through the discard pile would never end
+    g = rk.new_game("basic", players=2, seed=1, options={"max_turns": 20})
+    for _ in range(500):
+        if g.history:
+            break
+        g.apply(g.legal_actions()[0])
+    result = g.history[0]
+    assert result["winner"] is None and result["ended_by"] == "block" and result["limit"] == "max_turns"
+    assert "limit of 20 turns" in result["reason"]
+    low = min(result["hand_values"])
+    assert sum(result["points"]) == sum(v - low for v in result["hand_values"])
+
+
+def test_every_round_ends_by_default_the_readme_first_move_loop_ends():
+    assert rk.get_variant("basic").spec.max_turns == 1000
+    g = rk.new_game("basic", players=2, seed=1)
+    for _ in range(200_000):
+        if g.is_over:
+            break
+        g.apply(g.legal_actions()[0])
+    assert g.is_over and any(r["limit"] == "max_turns" for r in g.history)
+
+
+def test_every_round_ends_max_turns_in_the_contract_family_everyone_takes_penalty():
+    g = rk.new_game("contract", players=3, seed=2, options={"max_turns": 6})
+    for _ in range(500):
+        if g.history:
+            break
+        acts = g.legal_actions()
+        g.apply(next((a for a in acts if rk.format_action(a) in ("draw", "pass")), acts[-1]))
+    result = g.history[0]
+    assert result["winner"] is None and result["limit"] == "max_turns"
+    assert result["points"] == result["hand_values"]

@@ -93,9 +93,10 @@ def test_a_shanghai_caller_loses_a_random_card_so_nothing_in_their_hand_stays_kn
     g = deal("shanghai", ["3C 3D 3H 5C 5D 5H 8S 9S TS JS QS", "AS 2S 6C 8C 8D TH JH QH 4D 3S KD",
                           "4C 6D 7D 8H 9H TC JC QD KC KH AD", "2C 2D 7C 7S 9C 9D JD QC KS AC AH"],
              "4S", "2H 6H 6S 7H 3S 4H 5S 6C 7C")
-    no_buyers = ["pass"] * 3
-    for act in ["draw", *no_buyers, "discard KD", "take", "discard AD", "draw", *no_buyers, "discard AC",
-                "draw", *no_buyers, "meld 3C 3D 3H / 5C 5D 5H", "discard 8S", "draw", *no_buyers]:
+    no_buyers = ["pass"] * 3  # on the upcard; afterwards the discarder is not asked
+    no_buyers2 = ["pass"] * 2
+    for act in ["draw", *no_buyers, "discard KD", "take", "discard AD", "draw", *no_buyers2, "discard AC",
+                "draw", *no_buyers2, "meld 3C 3D 3H / 5C 5D 5H", "discard 8S", "draw", *no_buyers2]:
         g.apply(act)
     assert g.view(0)["known"][2] == ["KD"]  # seat 2 took KD from the discard pile
     g.apply("discard 3S")  # it fits meld 1: seat 2 is asked first

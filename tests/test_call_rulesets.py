@@ -372,7 +372,7 @@ def test_seven_hand_swapped_joker_must_go_back_on_the_table_that_turn():
     play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3C 4C JK=5C", "discard QC")
     draw_and_discard_it(g)
     draw_and_discard_it(g)
-    play(g, "draw", "pass", "pass", "swap 5C 2")
+    play(g, "draw", "pass", "swap 5C 2")
     assert g.view(1)["must_place"] == ["JK"]
     illegal(g, "discard KH", "on the table before discarding")
     play(g, "layoff JK=7 1", "discard KH")

@@ -74,7 +74,7 @@ def test_contract_lay_off_on_a_later_turn_on_any_meld():
     play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S", "discard KC")
     draw_and_discard_it(g)
     draw_and_discard_it(g)
-    play(g, "draw", "pass", "pass", "layoff 9H 2")
+    play(g, "draw", "pass", "layoff 9H 2")
     assert g.view(2)["melds"][1] == ["9C", "9D", "9S", "9H"]
 
 
@@ -83,7 +83,7 @@ def test_contract_no_new_melds_after_the_contract():
     play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S", "discard KC")
     draw_and_discard_it(g)
     draw_and_discard_it(g)
-    play(g, "draw", "pass", "pass")
+    play(g, "draw", "pass")
     illegal(g, "meld 3H 4H 5H 6H", "only lay off")
 
 
@@ -92,10 +92,10 @@ def test_contract_going_out_by_discarding_the_last_card_others_score_penalty():
     play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S", "discard KC")  # drew 9H
     draw_and_discard_it(g)
     draw_and_discard_it(g)
-    play(g, "draw", "pass", "pass", "layoff 9H 2", "layoff 7C 1", "layoff JK=7 1", "discard 4D")
+    play(g, "draw", "pass", "layoff 9H 2", "layoff 7C 1", "layoff JK=7 1", "discard 4D")
     draw_and_discard_it(g)
     draw_and_discard_it(g)
-    play(g, "draw", "pass", "pass", "layoff 9H 2")
+    play(g, "draw", "pass", "layoff 9H 2")
     assert hand(g, 1) == "5H"
     play(g, "discard 5H")
     r = g.history[0]
@@ -153,7 +153,7 @@ def test_may_i_player_to_draw_takes_the_discard_without_penalty():
 def test_may_i_next_card_under_may_be_taken_by_another_player():
     g = three(stock="6H 7C 9H 5S 4S 3S 2D 3D")
     play(g, "draw", "pass", "pass", "discard KC")  # seat 1 discards KC on KS
-    play(g, "draw", "pass", "pass", "discard KD")  # seat 2 discards KD
+    play(g, "draw", "pass", "discard KD")  # seat 2 discards KD
     play(g, "draw")  # seat 0 declines KD: seat 1 is asked first
     assert g.current_player == 1
     play(g, "buy")  # seat 1 takes KD; KC is exposed
@@ -165,11 +165,31 @@ def test_may_i_next_card_under_may_be_taken_by_another_player():
 def test_may_i_same_player_may_not_take_two_successive_cards():
     g = three(stock="6H 7C 9H 5S 4S 3S 2D 3D")
     play(g, "draw", "pass", "pass", "discard KC")
-    play(g, "draw", "pass", "pass", "discard KD")
+    play(g, "draw", "pass", "discard KD")
     play(g, "draw", "buy")  # seat 1 takes KD
     assert g.current_player == 2
     play(g, "pass")  # seat 1 may not take KC next: the window closes and seat 0 draws
     assert g.phase == "play" and g.current_player == 0
+
+
+def test_may_i_nobody_may_buy_back_their_own_discard():
+    g = three(stock="6H 7C 9H 5S 4S 3S")
+    play(g, "draw", "pass", "pass", "discard KC")  # seat 1 discards KC
+    play(g, "draw")  # seat 2 declines KC: seat 0 is asked, never seat 1
+    assert g.phase == "may_i" and g.current_player == 0 and g.view(0)["turn_state"]["queue"] == [0]
+    play(g, "pass")
+    assert g.phase == "play" and g.current_player == 2 and g.view(2)["discard_top"] == "KC"
+
+
+def test_may_i_a_player_who_is_down_may_still_call_may_i():
+    g = three(stock="6H 7C 9H 5S 4S 3S")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S", "discard KC")  # seat 1 is down
+    play(g, "draw", "pass", "discard KD")  # seat 2 (seat 0 passed on KC)
+    play(g, "draw")  # seat 0 declines KD: seat 1, down, is asked (seat 2 discarded it)
+    assert g.down[1] and g.current_player == 1 and g.view(1)["turn_state"]["queue"] == [1]
+    assert [rk.format_action(a) for a in g.legal_actions()] == ["buy", "pass"]
+    play(g, "buy")
+    assert "KD" in g.view(1)["hand"]
 
 
 def test_may_i_no_limit_per_round_in_contract():
@@ -192,7 +212,7 @@ def test_contract_swap_after_contract_on_a_previous_turn_joker_laid_off_same_tur
     play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H", "discard KC")
     draw_and_discard_it(g)
     draw_and_discard_it(g)
-    play(g, "draw", "pass", "pass", "swap 5H 2")
+    play(g, "draw", "pass", "swap 5H 2")
     assert g.view(1)["melds"][1] == ["3H", "4H", "5H", "6H"] and "JK" in g.view(1)["hand"]
     assert g.view(1)["must_place"] == ["JK"]
     illegal(g, "discard QC", "You must play the JK you took from a meld on the table")
@@ -209,7 +229,7 @@ def test_contract_no_swap_on_the_turn_of_the_contract():
 def test_contract_swap_needs_own_contract():
     g = deal("contract", R2, "KS", "QC 5H 3D", first_round=2)
     play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H", "discard KC")
-    play(g, "draw", "pass", "pass")  # seat 2 draws 5H
+    play(g, "draw", "pass")  # seat 2 draws 5H
     illegal(g, "swap 5H 2", "meet the contract before swapping")
 
 
@@ -219,7 +239,7 @@ def test_contract_jokers_in_sets_are_dead():
     play(g, "draw", "pass", "pass", "meld 7H 7S JK=7 / 3H 4H 5H 6H", "discard KC")
     draw_and_discard_it(g)
     draw_and_discard_it(g)
-    play(g, "draw", "pass", "pass")
+    play(g, "draw", "pass")
     illegal(g, "swap 7D 1", "dead")
 
 
@@ -228,7 +248,7 @@ def test_ambiguous_joker_lay_off_asks_which_end():
     play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H", "discard KC")
     draw_and_discard_it(g)
     draw_and_discard_it(g)
-    play(g, "draw", "pass", "pass")
+    play(g, "draw", "pass")
     illegal(g, "layoff JK 2", "Say which end")
     play(g, "layoff JK=7H 2")
     assert g.view(0)["meld_info"][1]["stands_for"] == ["3H", "4H", "5H", "6H", "7H"]
@@ -240,7 +260,7 @@ def test_two_melds_never_merge_even_when_contiguous():
     play(g, "draw", "pass", "pass", "meld 3H 4H 5H 6H / 8H 9H TH JH", "discard KC")
     draw_and_discard_it(g)
     draw_and_discard_it(g)
-    play(g, "draw", "pass", "pass", "layoff 7H 1")
+    play(g, "draw", "pass", "layoff 7H 1")
     assert len(g.table) == 2 and g.view(0)["melds"][0] == ["3H", "4H", "5H", "6H", "7H"]
 
 
@@ -343,7 +363,7 @@ def test_denexa_new_melds_after_the_contract_on_later_turns():
     play(g, "discard KC")
     draw_and_discard_it(g)
     draw_and_discard_it(g)
-    play(g, "draw", "pass", "pass", "meld 3H 4H 5H 6H")
+    play(g, "draw", "pass", "meld 3H 4H 5H 6H")
 
 
 def test_denexa_swapped_joker_must_go_into_a_new_meld_the_same_turn():
@@ -351,7 +371,7 @@ def test_denexa_swapped_joker_must_go_into_a_new_meld_the_same_turn():
     play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H", "discard KC")
     draw_and_discard_it(g)
     draw_and_discard_it(g)
-    play(g, "draw", "pass", "pass")  # 5H
+    play(g, "draw", "pass")  # 5H
     # seat 1 holds QC and 9C 9D: the joker can make 9C 9D JK
     play(g, "swap 5H 2")
     illegal(g, "discard QC", "into a new meld")
@@ -361,7 +381,7 @@ def test_denexa_swapped_joker_must_go_into_a_new_meld_the_same_turn():
     play(g2, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H", "discard KC")
     draw_and_discard_it(g2)
     draw_and_discard_it(g2)
-    play(g2, "draw", "pass", "pass", "swap 5H 2", "meld 9C 9D JK=9", "discard QC")
+    play(g2, "draw", "pass", "swap 5H 2", "meld 9C 9D JK=9", "discard QC")
 
 
 def test_denexa_round7_whole_hand():

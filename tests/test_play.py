@@ -280,9 +280,10 @@ def test_a_shanghai_call_is_asked_with_what_it_costs(tmp_path):
     g = deal("shanghai", ["3C 3D 3H 5C 5D 5H 8S 9S TS JS QS", "AS 2S 6C 8C 8D TH JH QH 4D 3S KD",
                           "4C 6D 7D 8H 9H TC JC QD KC KH AD", "2C 2D 7C 7S 9C 9D JD QC KS AC AH"],
              "4S", "2H 6H 6S 7H 3S 4H 5S 6C 7C")
-    no = ["pass"] * 3
-    for act in ["draw", *no, "discard KD", "take", "discard AD", "draw", *no, "discard AC", "draw", *no,
-                "meld 3C 3D 3H / 5C 5D 5H", "discard 8S", "draw", *no, "discard 3S"]:
+    no = ["pass"] * 3  # on the upcard; afterwards the discarder is not asked
+    no2 = ["pass"] * 2
+    for act in ["draw", *no, "discard KD", "take", "discard AD", "draw", *no2, "discard AC", "draw", *no2,
+                "meld 3C 3D 3H / 5C 5D 5H", "discard 8S", "draw", *no2, "discard 3S"]:
         g.apply(act)
     store = Store(tmp_path / "g.sqlite3")
     setup = make_record(g)

@@ -136,6 +136,7 @@ class Game:
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.stock: list[Card] = []
         self.discard: list[Card] = []
+        self.discard_by: list[int | None] = []  # who discarded each card of the pile (None: turned up)
         self.table: list[TableMeld] = []
         self.down = [False] * n
         self.down_turn = [-1] * n
@@ -192,7 +193,7 @@ class Game:
         if self.spec.starter_extra_card:
             self.hands[self.current].append(self.stock.pop())
             self.skip_draw = True
-        self.discard.append(self.stock.pop())
+        self._push_discard(self.stock.pop(), None)
         self.phase = PLAY if self.skip_draw else DRAW
         self.asked = None
         self._event(None, "deal", f"Deal {self.round_no}: {size} cards each; "
@@ -200,6 +201,14 @@ class Game:
 
     def _full_pack(self) -> list[Card]:
         return make_pack(self.decks, self.jokers)
+
+    def _push_discard(self, c: Card, seat: int | None) -> None:
+        self.discard.append(c)
+        self.discard_by.append(seat)
+
+    def _pop_discard(self) -> Card:
+        self.discard_by.pop()
+        return self.discard.pop()
 
     # ------------------------------------------------------------------ queries
 
@@ -241,8 +250,11 @@ class Game:
             return []
         lim = self._buy_limit()
         out = []
+        discarder = self.discard_by[-1]  # nobody takes back its own discard
         for k in range(1, self.n):
             s = (self.current + k) % self.n
+            if s == discarder:
+                continue
             if lim is not None and self.buys[s] >= lim:
                 continue
             if b.no_successive and s == self.last_taker:
@@ -757,7 +769,7 @@ class Game:
             self.known[seat].remove(c)
 
     def _do_take(self, seat: int) -> None:
-        c = self.discard.pop()
+        c = self._pop_discard()
         self.hands[seat].append(c)
         self.known[seat].append(c)
         self.taken = c
@@ -788,7 +800,7 @@ class Game:
 
     def _do_draw_both(self, seat: int) -> None:
         if self.discard:
-            c = self.discard.pop()
+            c = self._pop_discard()
             self.hands[seat].append(c)
             self.known[seat].append(c)
             self._event(seat, "take", f"{_seat_name(seat)} had no discard and took {c} "
@@ -815,6 +827,7 @@ class Game:
                 self._end_round(
                     None, sp.on_reuse_limit,
                     f"the stock ran out after being rebuilt {self.stock_reuses} times (the limit)",
+                    limit="max_stock_reuses",
                 )
             return False
         mode = sp.stock_empty
@@ -828,7 +841,7 @@ class Game:
                 return False
             top = pile.pop()
             self.rng.shuffle(pile)
-            self.stock, self.discard = pile, [top]
+            self.stock, self.discard, self.discard_by = pile, [top], self.discard_by[-1:]
         else:
             if not pile:
                 self._end_round(None, sp.nobody_out, "the stock and the discard pile ran out")
@@ -838,9 +851,9 @@ class Game:
                 self.stock = pile
             else:
                 self.stock = pile[::-1]
-            self.discard = []
+            self.discard, self.discard_by = [], []
             if mode == "turn_over_keep_upcard" and len(self.stock) > 1:
-                self.discard.append(self.stock.pop())
+                self._push_discard(self.stock.pop(), None)
         self.stock_reuses += 1
         self._event(None, "restock", f"The discard pile became the stock ({len(self.stock)} cards)",
                     reuses=self.stock_reuses)
@@ -852,7 +865,7 @@ class Game:
         seat = self.current if own_turn else self.asked
         assert seat is not None and self.spec.buying is not None
         b = self.spec.buying
-        c = self.discard.pop()
+        c = self._pop_discard()
         self.hands[seat].append(c)
         self.known[seat].append(c)
         self.buys[seat] += 1
@@ -913,7 +926,7 @@ class Game:
         caller = self.asked
         assert caller is not None
         discarder = self.current
-        c = self.discard.pop()
+        c = self._pop_discard()
         self.table[lay.meld].add(c, lay.meaning, self.rules)
         hand = self.hands[caller]
         took = hand.pop(self.rng.randrange(len(hand)))
@@ -938,7 +951,7 @@ class Game:
         called = self.discard[-1]
         self.hands[caller].remove(shed)
         self._forget(caller, shed)
-        self.discard.append(shed)
+        self._push_discard(shed, caller)
         self._event(caller, "rummy", f"{_seat_name(caller)} called Rummy on {called} and discarded {shed}",
                     card=str(shed), called=str(called))
         self.queue = []
@@ -1148,7 +1161,7 @@ class Game:
     def _do_discard(self, seat: int, c: Card, protect: bool = False) -> None:
         self.hands[seat].remove(c)
         self._forget(seat, c)
-        self.discard.append(c)
+        self._push_discard(c, seat)
         self.protected = protect
         called = " calling Shanghai (protected)" if protect else ""
         self._event(seat, "discard", f"{_seat_name(seat)} discarded {c}{called}",
@@ -1169,6 +1182,11 @@ class Game:
         self._next_turn()
 
     def _next_turn(self) -> None:
+        limit = self.spec.max_turns
+        if limit is not None and self.turn_index + 1 >= limit:
+            self._end_round(None, self.spec.nobody_out,
+                            f"the round reached its limit of {limit} turns with nobody out", limit="max_turns")
+            return
         self.asked = None
         self.call_kind = None
         self.current = (self.current + 1) % self.n
@@ -1188,7 +1206,8 @@ class Game:
         rummy = not self.played_before[seat] and self.spec.going_rummy != "none"
         self._end_round(seat, "out", f"{_seat_name(seat)} went out", rummy=rummy)
 
-    def _end_round(self, winner: int | None, mode: str, reason: str, rummy: bool = False) -> None:
+    def _end_round(self, winner: int | None, mode: str, reason: str, rummy: bool = False,
+                   limit: str | None = None) -> None:
         sp = self.spec
         pts = score_round(sp, self.values, self.hands, winner, mode, rummy)
         for s in range(self.n):
@@ -1204,6 +1223,8 @@ class Game:
             "points": [number(p) for p in pts],
             "scores": [number(s) for s in self.scores],
             "stock_reuses": self.stock_reuses,
+            # the table limit that ended the round: "max_turns", "max_stock_reuses" or None
+            "limit": limit,
         }
         self._event(winner, "round_end", f"Round {self.round_no} ended: {reason}", result=result)
         self.last_round = result

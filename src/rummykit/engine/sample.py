@@ -126,6 +126,7 @@ class Determinizer:
         g.hands = hands
         g.stock = pool[: view["stock_size"]]
         g.discard = list(self.discard)
+        g.discard_by = list(ts["discarded_by"])
         g.table = [m.copy() for m in self.table]
         g.known = [list(k) for k in self.known]
         g.down = list(view["down"])

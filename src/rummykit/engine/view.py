@@ -130,6 +130,7 @@ def build_view(g: Game, seat: int) -> dict[str, Any]:
         "known": [[TEXT[c] for c in sorted_cards(k)] for k in g.known],
         "turn_state": {
             "turn_index": g.turn_index,
+            "discarded_by": list(g.discard_by),  # by pile position: the seat, None if turned up
             "down_turn": list(g.down_turn),
             "played_before": list(g.played_before),
             "asked": g.asked,

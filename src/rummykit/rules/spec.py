@@ -167,6 +167,9 @@ class RuleSpec(BaseModel):
         "turn_over", "turn_over_shuffle", "end_round", "reshuffle_keep_top", "turn_over_keep_upcard"
     ] = "turn_over"
     max_stock_reuses: int | None = Field(default=None, ge=0)
+    # every round ends: after this many turns nobody is out and the round is scored as
+    # ``nobody_out`` says (RULES.md 4.5, a table setting; null: no limit)
+    max_turns: int | None = Field(default=1000, ge=1)
     on_reuse_limit: Literal["block", "stalemate", "penalty"] = "penalty"
 
     # scoring
