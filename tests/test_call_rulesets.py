@@ -10,6 +10,8 @@ from helpers import draw_and_discard_it, events, run_out_stock
 import rummykit as rk
 from rummykit.engine.scoring import settlement
 
+P = rk.parse_cards
+
 # 3 players, dealer 0: seat 1 plays first, then seat 2, then seat 0 (11 cards in shanghai)
 SH = ["AS 2S 6C 8C 8D TH JH QH 4D 5S 6S", "7H 7S 7D 9C 9D 9S 9H 4H 5H KC QC",
       "2C 3C 4C 5D 6D 8S TS JS QD KD AH"]
@@ -130,7 +132,7 @@ def test_shanghai_card_values():
 def test_powe_ten_cards_eight_deals_buys_and_no_shanghai():
     sp = rk.get_variant("shanghai-powe").spec
     assert sp.cards_dealt(1, 3) == 10 and sp.num_deals() == 8 and sp.buying.verb == "buy"
-    assert not sp.shanghai_call and sp.whole_hand_rounds == [8]
+    assert not sp.shanghai_call and sp.whole_hand_rounds == []  # deal 8 is an ordinary deal (RULES.md 4.1)
 
 
 def test_powe_never_goes_out_by_discarding():
@@ -377,3 +379,36 @@ def test_seven_hand_swapped_joker_must_go_back_on_the_table_that_turn():
     illegal(g, "discard KH", "on the table before discarding")
     play(g, "layoff JK=7 1", "discard KH")
     assert "JK" not in g.view(1)["hand"]
+
+
+def test_powe_deal_8_is_not_a_whole_hand_round_three_runs_of_4_leave_cards_over():
+    v = rk.get_variant("shanghai-powe")
+    assert 8 not in v.spec.whole_hand_rounds
+    hand = "3H 4H 5H 6H 8C 9C TC JC 2S 3S 4S 5S KD"  # ten dealt, a draw and two bought cards
+    found = v.find_contract(8, hand)
+    assert found is not None and sorted(rk.format_cards(m) for m in found) == [
+        "2S 3S 4S 5S", "3H 4H 5H 6H", "8C 9C TC JC"]  # KD is left over, to discard
+    assert v.meets_contract(8, ["3H 4H 5H 6H", "8C 9C TC JC", "2S 3S 4S 5S"])
+    g = rk.new_game("shanghai-powe", players=3, seed=1, first_round=8)
+    assert "whole hand" not in g.contract_text() and not g.view(0)["contract"].endswith("(no discard)")
+    assert not v.spec.go_out_by_discard  # powe keeps its own rule: nobody goes out by discarding
+
+
+def test_seven_hand_a_14_card_run_ace_to_ace_is_legal_outside_deal_8():
+    v = rk.get_variant("seven-hand")
+    run = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"
+    assert v.is_valid_meld(P(run))
+    assert v.meets_contract(7, [run, "2C 3C 4C", "9S TS JS"], hand=run + " 2C 3C 4C 9S TS JS")
+    # deal 8 (the one-run pat) forbids an ace at each end
+    assert not v.meets_contract(8, [run], hand=run)
+    assert v.meets_contract(8, ["AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"],
+                            hand="AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH")
+
+
+def test_low_or_high_with_two_decks_a_14_card_run_ace_to_ace_in_every_such_ruleset():
+    run = P("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS")
+    for vid in rk.variant_ids():
+        v = rk.get_variant(vid)
+        decks = v.spec.pack_for(v.spec.players[1])[0]
+        if v.spec.ace_mode == "low_or_high" and decks >= 2:
+            assert v.is_valid_meld(run, v.spec.players[1]), vid

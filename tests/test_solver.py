@@ -160,7 +160,8 @@ def test_find_contract_round7_uses_whole_hand_or_none():
 def test_seven_hand_round8_one_run_of_the_whole_hand_no_ace_at_each_end():
     v = rk.get_variant("seven-hand")
     assert v.find_contract(8, P("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH")) is not None
-    assert not v.is_valid_meld(P("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"))
+    assert v.find_contract(8, P("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH")) is None
+    assert v.is_valid_meld(P("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"))  # legal in the other deals
 
 
 def test_progressive_deal14_pair_needs_a_natural_card():

@@ -83,9 +83,7 @@ class Game:
         self.n = players
         self.seed = seed
         self.rng = random.Random(seed)
-        self.rules = spec.meld_rules(players)
         self.values = spec.values_table()
-        self.solver = variant.solver(players)
         self.decks, self.jokers = spec.pack_for(players)
         self.pack_size = 52 * self.decks + self.jokers
         self.stacked: list[Card] | None = None
@@ -133,6 +131,10 @@ class Game:
     def _start_round(self) -> None:
         self.round_no += 1
         n = self.n
+        # how melds are judged this deal (a deal may change it: seven-hand's one-run pat)
+        self.rules = self.spec.meld_rules(n, self.round_no)
+        self.solver = self.variant.solver(n, self.round_no)
+        self._wh_solver = None
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.stock: list[Card] = []
         self.discard: list[Card] = []
@@ -1185,7 +1187,8 @@ class Game:
         limit = self.spec.max_turns
         if limit is not None and self.turn_index + 1 >= limit:
             self._end_round(None, self.spec.nobody_out,
-                            f"the round reached its limit of {limit} turns with nobody out", limit="max_turns")
+                            f"the round reached its limit of {limit} turns with nobody out",
+                            limit="max_turns")
             return
         self.asked = None
         self.call_kind = None

@@ -86,7 +86,7 @@ class Determinizer:
         self.cut = view["phase"] == CUT
         if self.cut:
             return
-        self.rules = v.meld_rules(view["players"])
+        self.rules = v.meld_rules(view["players"], view["round"])
         self.pool = unseen_cards(view, v)
         self.hand = parse_cards(view["hand"])
         self.known = [parse_cards(k) for k in view["known"]]

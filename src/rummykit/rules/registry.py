@@ -120,7 +120,7 @@ class Variant:
         self.id = spec.id
         self.name = spec.name
         self.raw = dict(raw) if raw is not None else spec.model_dump()
-        self._solvers: dict[int, Solver] = {}
+        self._solvers: dict[MeldRules, Solver] = {}
         self.values = spec.values_table()  # penalty value of every face, by face code
 
     def __repr__(self) -> str:
@@ -133,12 +133,14 @@ class Variant:
         raw = _merge(self.raw, options)
         return Variant(build_spec(raw, "options"), raw)
 
-    def meld_rules(self, players: int | None = None) -> MeldRules:
-        return self.spec.meld_rules(players or self.spec.players[0])
+    def meld_rules(self, players: int | None = None, round_no: int | None = None) -> MeldRules:
+        return self.spec.meld_rules(players or self.spec.players[0], round_no)
 
-    def solver(self, players: int | None = None) -> Solver:
-        n = players or self.spec.players[0]
-        s = self._solvers.get(n)
+    def solver(self, players: int | None = None, round_no: int | None = None) -> Solver:
+        """The contract solver for ``players`` (in deal ``round_no``: a deal may change
+        how melds are judged), shared by every game of this ruleset."""
+        rules = self.meld_rules(players, round_no)
+        s = self._solvers.get(rules)
         if s is None:
             sp = self.spec
             cr = ContractRules(
@@ -149,7 +151,7 @@ class Variant:
                 distinct_set_ranks=sp.distinct_set_ranks,
                 extra_min=min(sp.min_set, sp.min_run),
             )
-            s = self._solvers[n] = Solver(sp.meld_rules(n), sp.values_table(), cr)
+            s = self._solvers[rules] = Solver(rules, sp.values_table(), cr)
         return s
 
     def _round(self, round_no: int) -> None:
@@ -181,7 +183,8 @@ class Variant:
             h = parse_cards(hand) if isinstance(hand, str) else list(hand)
             if sorted(h) != sorted(c for m in ms for c in m):
                 return False
-        return self.solver().meets(self.spec.contract(round_no), ms, whole_hand=whole) is not None
+        solver = self.solver(None, round_no)
+        return solver.meets(self.spec.contract(round_no), ms, whole_hand=whole) is not None
 
     def find_contract(
         self, round_no: int, hand: Sequence[Card] | str, players: int | None = None
@@ -191,7 +194,7 @@ class Variant:
         self._round(round_no)
         h = parse_cards(hand) if isinstance(hand, str) else list(hand)
         whole = round_no in self.spec.whole_hand_rounds
-        best = self.solver(players).solve(self.spec.contract(round_no), h, whole_hand=whole)
+        best = self.solver(players, round_no).solve(self.spec.contract(round_no), h, whole_hand=whole)
         return None if best is None else [list(rd.cards) for rd in best]
 
     def contract_text(self, round_no: int) -> str:

@@ -131,7 +131,8 @@ class RuleSpec(BaseModel):
     all_wild_melds: bool = False
     min_set: int = Field(default=3, ge=2)
     min_run: int = Field(default=3, ge=2)
-    ace_both_ends: bool = True
+    ace_both_ends: bool = True  # low_or_high with several decks: A-2-...-K-A (14 cards) is a run
+    no_ace_both_ends_deals: list[int] = []  # deals where a run may not have an ace at each end
 
     # contracts
     contracts: list[str] = []
@@ -279,7 +280,9 @@ class RuleSpec(BaseModel):
             return ()
         return parse_contract(self.contracts[round_no - 1])
 
-    def meld_rules(self, players: int) -> MeldRules:
+    def meld_rules(self, players: int, round_no: int | None = None) -> MeldRules:
+        """How melds are judged with ``players`` at the table (in deal ``round_no``, where a
+        deal changes them)."""
         decks, _ = self.pack_for(players)
         return MeldRules(
             ace_mode=self.ace_mode,
@@ -289,7 +292,7 @@ class RuleSpec(BaseModel):
             set_max=4 if decks == 1 else None,
             min_set=self.min_set,
             min_run=self.min_run,
-            ace_both_ends=self.ace_both_ends,
+            ace_both_ends=self.ace_both_ends and round_no not in self.no_ace_both_ends_deals,
         )
 
     def values_table(self) -> list[int]:
