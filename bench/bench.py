@@ -8,6 +8,7 @@ It prints, in one run:
   (contract 4 and basic 2 players, shanghai and ten-card among them);
 - µs per find_contract on seeded random 12-card hands, with jokers and with 2s wild
   (median, 99th percentile, max), and on hands holding four wild cards;
+- µs per find_contract on Progressive's deals 12 and 14 (15-17 cards, 0-4 wilds);
 - ms per decision of the medium bot and per searched decision of the hard bot (its default
   deals, no time cap: the work, not the clock) in a contract game for 4;
 - with OpenSpiel installed (pip install -e '.[bench]'), µs per player decision of its C++
@@ -86,6 +87,42 @@ def find_contract_bench(n: int) -> None:
               f"{met / min(500, len(hs)):>7.0%}")
 
 
+def progressive_hands(rng: random.Random, n: int) -> list[list[rk.Card]]:
+    """15-17 card hands with 0-4 wild cards (jokers and 2s); half of them dense (naturals
+    from two suits and seven ranks), where long searches happen."""
+    pack = make_pack(2, 4)
+    wild = [c for c in pack if c.is_joker or c.rank == 2]
+    natural = [c for c in pack if not (c.is_joker or c.rank == 2)]
+    out = []
+    for i in range(n):
+        size, w = rng.randint(15, 17), rng.randint(0, 4)
+        pool = natural
+        if i % 2:
+            suits, lo = rng.sample(range(4), 2), rng.randint(3, 7)
+            pool = [c for c in natural if c.suit in suits and lo <= c.rank < lo + 7]
+        out.append(rng.sample(wild, w) + rng.sample(pool, size - w))
+    return out
+
+
+def progressive_bench(n: int) -> None:
+    """find_contract on Progressive Rummy's deal 12 (five runs of 3) and 14 (a set of 5, a
+    run of 5 and a pair) hands: the longest contracts of the fifteen rulesets."""
+    v = rk.get_variant("progressive")
+    rng = random.Random(12)
+    print(f"\nfind_contract, progressive deals 12 and 14: {n} seeded hands each, 15-17 cards, 0-4 wilds"
+          " (half dense)")
+    print(f"{'deal':<34}{'median µs':>10}{'p99 µs':>10}{'max µs':>10}{'met':>7}")
+    for deal in (12, 14):
+        hs = progressive_hands(rng, n)
+        ts, met = [], 0
+        for h in hs:
+            t = time.perf_counter()
+            met += v.find_contract(deal, h, players=4) is not None
+            ts.append((time.perf_counter() - t) * 1e6)
+        print(f"{'deal ' + str(deal) + ' (' + v.contract_text(deal) + ')':<34}{statistics.median(ts):>10.1f}"
+              f"{pct(ts, 0.99):>10.1f}{max(ts):>10.1f}{met / n:>7.0%}")
+
+
 def bot_bench(searches: int) -> None:
     """Contract for 4, hard at seat 0 and three medium, seed 1, until the hard bot has
     searched ``searches`` decisions."""
@@ -155,6 +192,7 @@ def main() -> None:
         results[(variant, players)] = us
         print(f"{variant:<16}{players:>8}{dec:>11}{us:>13.1f}")
     find_contract_bench(hands)
+    progressive_bench(200 if quick else 2000)
     bot_bench(10 if quick else 60)
     os_us = openspiel_gin(5 if quick else 200)
     if os_us is None:

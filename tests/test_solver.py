@@ -351,3 +351,35 @@ def test_shortfall_counts_cards_short_of_two_sets_of_three():
     assert short(P("7H 7S 9C 9D JK KS"), v.spec.contract(1)) == 1  # the joker stands for one
     assert short(P("7H 7S 7C 9C 9D JK"), v.spec.contract(1)) == 0
     assert short(P("7H 2S 9C 4D KS"), v.spec.contract(1)) == 4
+
+
+# -- every reading the rules allow (issue 13) ------------------------------------------
+
+
+def test_tencard_a_2_may_be_natural_in_one_meld_and_wild_in_another():
+    # 2C natural with 2H standing for 3C; 2D natural with 2S standing for 4D: the whole hand
+    assert leftover("ten-card", 1, "2D 3D 2C 2H 2S 4C") == 0
+    assert meets("ten-card", 1, "2C 2H 4C", "2D 3D 2S")
+
+
+def test_progressive_deal12_five_runs_of_three_may_share_a_suit():
+    hand = "3C 4C 5C 3C 4C 5C 8C 9C TC 8C 9C TC QC KC AC"
+    assert leftover("progressive", 12, hand) == 0
+    assert meets("progressive", 12, "3C 4C 5C", "3C 4C 5C", "8C 9C TC", "8C 9C TC", "QC KC AC")
+
+
+def test_progressive_deal13_five_sets_of_three_two_of_one_rank():
+    assert leftover("progressive", 13, "7C 7D 7H 7S 7C 7D 9C 9D 9H 4S 4D 4H KC KD KH") == 0
+
+
+def test_progressive_deal12_four_runs_in_one_suit_and_a_wild_run():
+    hand = "3H 4H 5H 3H 4H 5H 7H 8H 9H 7H 8H 9H JK JK 2C"
+    assert leftover("progressive", 12, hand) == 0
+
+
+def test_ten_card_three_decks_four_sets_of_one_rank_fit_the_bound():
+    # 7-8 players: three decks, so twelve 7s exist; each set of 7s is its own meld
+    v = rk.get_variant("ten-card")
+    hand = "7C 7D 7H 7S 7C 7D 7H 7S 7C 7D 7H 7S"
+    assert v.find_contract(2, P(hand), players=8) is not None
+    assert leftover(v, 2, hand) is not None

@@ -176,7 +176,7 @@ class Solver:
     def _shortfalls_without(self, hand: Sequence[int], plan: Plan) -> dict[int, int]:
         by_rank, masks, wild = self._tally(hand)
         copies = Counter(hand)
-        bases = [self._margins(by_rank, masks, kinds, k) for kinds, k, _, _ in plan]
+        bases = [self._margins(by_rank, masks, kinds, k, take) for kinds, k, _, take in plan]
         out: dict[int, int] = {}
         for c in copies:
             r, s = c % 13, c // 13
@@ -196,10 +196,10 @@ class Solver:
                         new = old if copies[c] > 1 else self._run_best_of(masks[s] & ~self._rank_bits[r], k)
                         if new != old:
                             if old < k:
-                                for _ in range(3):
+                                for _ in range(take):
                                     m.remove(old)
                             if new < k:
-                                for _ in range(3):
+                                for _ in range(take):
                                     insort(m, new)
                 need += self._least(m, k, pad, take)
             out[c] = max(0, need - wild + (c in self._wild_set))
@@ -241,13 +241,14 @@ class Solver:
                 masks[c // 13] |= rank_bits[r]
         return by_rank, masks, wild
 
-    def _margins(self, by_rank: list[int], masks: list[int], kinds: tuple[str, ...], k: int) -> list[int]:
-        """The sorted margins of melds of ``kinds`` and size ``k``."""
+    def _margins(self, by_rank: list[int], masks: list[int], kinds: tuple[str, ...], k: int,
+                 times: int) -> list[int]:
+        """The sorted margins of melds of ``kinds`` and size ``k``, for ``times`` melds."""
         marg: list[int] = []
         if "set" in kinds:
             marg += self._set_margins(by_rank, k)
         if "run" in kinds:
-            marg += self._run_margins(masks, k)
+            marg += self._run_margins(masks, k, times)
         marg.sort()
         return marg
 
@@ -263,7 +264,7 @@ class Solver:
         by_rank, masks, wild = self._tally(hand)
         need = 0
         for kinds, k, pad, take in plan:
-            need += self._least(self._margins(by_rank, masks, kinds, k), k, pad, take)
+            need += self._least(self._margins(by_rank, masks, kinds, k, take), k, pad, take)
         return max(0, need - wild)
 
     @staticmethod
@@ -298,7 +299,7 @@ class Solver:
             if not sizes:
                 continue
             k = min(sizes)
-            marg = pick(cnt, k)
+            marg = pick(cnt, k, len(sizes))
             if allwild:
                 marg.extend([k] * len(sizes))
             if len(marg) < len(sizes):
@@ -310,41 +311,42 @@ class Solver:
                 return False
         return True
 
-    def _set_marginals(self, cnt: list[int], k: int) -> list[int]:
+    def _set_marginals(self, cnt: list[int], k: int, times: int) -> list[int]:
         return self._set_margins([cnt[r] + cnt[13 + r] + cnt[26 + r] + cnt[39 + r] for r in range(13)], k)
 
     @staticmethod
     def _set_margins(by_rank: list[int], k: int) -> list[int]:
         """What each further set of ``k`` costs in wild cards, rank by rank: the first set
-        of a rank held ``n`` times lacks ``k - n``, a second ``k`` more less what is left..."""
+        of a rank held ``n`` times lacks ``k - n``, a second ``k`` more less what is left...
+        (as many sets as the rank has natural cards: with several decks a rank may fill
+        several sets; sets of wild cards alone are the callers' padding)."""
         out = []
         for n in by_rank:
             prev = 0
-            for m in (1, 2, 3):
-                if n < m:
-                    break
+            for m in range(1, n + 1):
                 d = m * k - n if m * k > n else 0
                 out.append(d - prev)
                 prev = d
         return out
 
-    def _run_marginals(self, cnt: list[int], k: int) -> list[int]:
+    def _run_marginals(self, cnt: list[int], k: int, times: int) -> list[int]:
         rank_bits = self._rank_bits
         masks = [0, 0, 0, 0]
         for s, base in enumerate((0, 13, 26, 39)):
             for r in range(13):
                 if cnt[base + r]:
                     masks[s] |= rank_bits[r]
-        return self._run_margins(masks, k)
+        return self._run_margins(masks, k, times)
 
-    def _run_margins(self, masks: list[int], k: int) -> list[int]:
-        """The cards the best run of ``k`` in each suit lacks (each entered three times),
-        from each suit's ranks held as a bit mask."""
+    def _run_margins(self, masks: list[int], k: int, times: int) -> list[int]:
+        """The cards the best run of ``k`` in each suit lacks, from each suit's ranks held
+        as a bit mask, entered ``times`` times: every run of the suit lacks at least that
+        many, and several runs of one contract may share a suit."""
         out: list[int] = []
         for mask in masks:
             best = self._run_best_of(mask, k)
             if best < k:
-                out.extend((best, best, best))
+                out.extend([best] * times)
         return out
 
     def _run_short(self, mask: int, k: int) -> int:
@@ -605,7 +607,7 @@ class Solver:
             nonlocal best_used, best_pick
             slots = state[0]
             if extra:
-                return extra_search(used_nat + fill_value(slots))
+                return extra_search(used_nat, slots)
             if whole_hand:
                 if pool_now() != slots:
                     return False
@@ -684,25 +686,17 @@ class Solver:
                     return True
             return False
 
-        # at-least contracts (more melds may be added): fill the slots, then search extras
-        extra_best: list[object] = [None]
-
-        def extra_search(used: int) -> bool:
+        # at-least contracts (more melds may be added): search extra melds, their wild slots
+        # filled, like the contract's, only once every natural card is placed
+        def extra_search(used_nat: int, slots: int) -> bool:
             nonlocal best_used, best_pick
-            filled = self._fill(cnt, state[0])
-            for c in filled:
-                cnt[c] -= 1
-            found = self._extras(cnt, used, filled, chosen, whole_hand)
-            for c in filled:
-                cnt[c] += 1
+            found = self._extras(cnt, used_nat, slots, whole_hand, best_used)
             if found is not None and found[0] > best_used:
                 best_used = found[0]
-                extra_best[0] = found[1]
+                best_pick = chosen + found[1]
             return best_used == total
 
         dfs(0, 0, 0)
-        if extra:
-            return extra_best[0]  # type: ignore[return-value]
         if best_pick is None:
             return None
         # fill the wild slots with the most valuable wild cards left
@@ -727,38 +721,62 @@ class Solver:
         cards = tuple(sorted(CARDS[c] for c in (*sk[5], *(next(wilds) for _ in range(sk[7])))))
         return Reading(sk[1], cards, rank=sk[2])
 
-    def _extras(self, cnt: list[int], used: int, filled: list[int], chosen: list[Skel],
-                whole_hand: bool) -> tuple[int, list[Reading]] | None:
-        """Contracts that allow more melds: add melds from what is left, best first
-        (in a whole-hand deal, only an arrangement using every card counts)."""
+    def _extras(self, cnt: list[int], used_nat: int, slots: int, whole_hand: bool,
+                beat: int) -> tuple[int, list[Skel]] | None:
+        """Contracts that allow more melds: extra melds (skeletons) from the natural cards
+        ``cnt`` still holds, ``slots`` wild slots already taken by the contract's melds.
+        A wild-capable card (a 2 where 2s are wild) may be a natural card of one meld and
+        fill a wild slot of another, so the slots are filled only at the end, with the
+        most valuable wild cards no meld uses as natural.  Returns the best total value
+        above ``beat`` and the extra skeletons, or None (in a whole-hand deal only an
+        arrangement using every card counts)."""
         cr = self.crules
-        it = iter(filled)
-        melds = [self._materialize(sk, it) for sk in chosen]
-        best: list[object] = [-1, None]
-        total_left = sum(cnt)
+        val = self.values
+        wild_codes = self._wild_codes
+        best: list[Skel] | None = None
+        best_val = beat
+        extra: list[Skel] = []
 
-        def go(prev_key: tuple[int, ...] | None, used_now: int, left: int) -> None:
-            if used_now > best[0] and (left == 0 or not whole_hand):  # type: ignore[operator]
-                best[0] = used_now
-                best[1] = list(melds)
+        def pool() -> int:
+            return sum(cnt[c] for c in wild_codes)
+
+        def go(prev: tuple[object, ...] | None, nat: int, taken: int) -> None:
+            nonlocal best, best_val
+            wild_left = pool()
+            if wild_left < taken:
+                return
+            value = nat + sum(sorted((val[c] for c in wild_codes for _ in range(cnt[c])), reverse=True)[:taken])
+            left = sum(cnt) - taken
+            if value > best_val and (left == 0 or not whole_hand):
+                best_val = value
+                best = list(extra)
             if left < cr.extra_min:
                 return
-            for rd in self.melds_from(cnt, "meld", cr.extra_min, left):
-                key = (rd.kind == "run", rd.rank, rd.suit, rd.lo, *map(int, rd.cards))
-                if prev_key is not None and key < prev_key:
+            # a bound: every card left used
+            if nat + sum(val[c] * cnt[c] for c in range(NUM_FACES)) <= best_val:
+                return
+            for sk in self.skeletons(cnt, "meld", cr.extra_min, min(left, 14), wild_left - taken):
+                size = len(sk[5]) + (sk[7] if sk[1] != "run" else 0)
+                if size < cr.extra_min:
                     continue
-                for c in rd.cards:
-                    cnt[c] -= 1
-                melds.append(rd)
-                go(key, used_now + sum(self.values[c] for c in rd.cards), left - len(rd.cards))
-                melds.pop()
-                for c in rd.cards:
-                    cnt[c] += 1
+                key = (sk[1] == "run", sk[2], sk[3], sk[4], sk[5], sk[7])
+                if prev is not None and key < prev:
+                    continue
+                if any(cnt[c] < n for c, n in sk[8]):
+                    continue
+                for c, n in sk[8]:
+                    cnt[c] -= n
+                if pool() >= taken + sk[7]:
+                    extra.append(sk)
+                    go(key, nat + sk[6], taken + sk[7])
+                    extra.pop()
+                for c, n in sk[8]:
+                    cnt[c] += n
 
-        go(None, used, total_left)
-        if best[1] is None:
+        go(None, used_nat, slots)
+        if best is None:
             return None
-        return best[0], best[1]  # type: ignore[return-value]
+        return best_val, best
 
     # -- judging a meld that was laid down --------------------------------------------
 
