@@ -745,7 +745,7 @@ class Solver:
             wild_left = pool()
             if wild_left < taken:
                 return
-            value = nat + sum(sorted((val[c] for c in wild_codes for _ in range(cnt[c])), reverse=True)[:taken])
+            value = nat + sum(val[c] for c in self._fill(cnt, taken))
             left = sum(cnt) - taken
             if value > best_val and (left == 0 or not whole_hand):
                 best_val = value
