@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TypeVar
 
+from . import solver_runs
 from .cards import CARDS, JOKER_CODE, NUM_FACES, Card
 from .melds import MeldRules, Reading, readings
 from .rules.spec import Component
@@ -529,6 +530,8 @@ class Solver:
             total += val[c]
         cr = self.crules
         exact = cr.sizes == "exact" and not whole_hand
+        if self._runs_only(comps, whole_hand):
+            return self._solve_runs(cnt, comps, exact, whole_hand, total)
         extra = cr.count == "at_least"
         ncomp = len(comps)
         wild_codes = self._wild_codes
@@ -706,6 +709,30 @@ class Solver:
         slots = sum(sk[7] for sk in best_pick)
         filled = iter(self._fill(cnt, slots))
         return [self._materialize(sk, filled) for sk in best_pick]
+
+    def _runs_only(self, comps: Sequence[Component], whole_hand: bool) -> bool:
+        """Whether :func:`solver_runs.best_runs` solves ``comps`` exactly (and faster)."""
+        return (self.crules.count == "exact" and len({(c.kind, c.size) for c in comps}) == 1
+                and comps[0].kind == "run" and solver_runs.applies(self.rules)
+                and not (whole_hand and min(self.values) <= 0))
+
+    def _solve_runs(self, cnt: list[int], comps: Sequence[Component], exact: bool, whole_hand: bool,
+                    total: int) -> list[Reading] | None:
+        cr = self.crules
+        wild_vals = sorted((self.values[c] for c in self._wild_codes for _ in range(cnt[c])), reverse=True)
+        got = solver_runs.best_runs(cnt, self.rules, self.values, wild_vals, m=len(comps), k=comps[0].size,
+                                    exact=exact, not_contiguous=cr.not_contiguous,
+                                    one_per_suit=cr.one_run_per_suit)
+        if got is None or (whole_hand and got[0] != total):
+            return None
+        left = list(cnt)
+        for _, _, _, layout in got[1]:
+            for c in layout:
+                if c >= 0:
+                    left[c] -= 1
+        filled = iter(self._fill(left, sum(1 for run in got[1] for c in run[3] if c < 0)))
+        return [self._materialize(((), "run", 0, suit, lo, layout, 0, 0, ()), filled)
+                for suit, lo, _, layout in got[1]]
 
     def _fill(self, cnt: list[int], slots: int) -> list[int]:
         """The ``slots`` most valuable wild cards in ``cnt``."""
