@@ -303,13 +303,26 @@ def ace_both_ends_ok(R: Ruleset, lo: int, hi: int, decks: int, round_no: int | N
     return decks >= 2 and (round_no is None or round_no not in R.no_ace_both_ends_rounds)
 
 
+_READINGS: dict[tuple[str, tuple[int, ...], int, int | None, tuple[str, ...]], list[Reading]] = {}
+
+
 def readings(R: Ruleset, cards: Sequence[int], decks: int, round_no: int | None = None,
              kinds: Iterable[str] = ("set", "run")) -> list[Reading]:
     """Every legal reading of ``cards`` as one meld, ignoring minimum sizes (the caller's)."""
+    key = (R.id, tuple(sorted(int(c) for c in cards)), decks, round_no, tuple(kinds))
+    got = _READINGS.get(key)
+    if got is None:
+        if len(_READINGS) > 200_000:
+            _READINGS.clear()
+        got = _READINGS[key] = _readings(R, key[1], decks, round_no, key[4])
+    return got
+
+
+def _readings(R: Ruleset, cards: Sequence[int], decks: int, round_no: int | None,
+              kinds: tuple[str, ...]) -> list[Reading]:
     cnt = Counter(int(c) for c in cards)
     n = sum(cnt.values())
     out: list[Reading] = []
-    kinds = tuple(kinds)
     for kind in ("set", "pair"):
         if kind not in kinds or (kind == "pair" and n != 2):
             continue
