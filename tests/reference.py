@@ -571,34 +571,53 @@ def ref_best_contract(ruleset: str | Ruleset, round_no: int, hand: Sequence[int]
 
     bound = not extras  # with extras (ten-card) later melds can add more than ``tail`` says
     best: list[Best | None] = [None]
-    cnt0 = Counter(h)
+    # what remains of the hand: count per face, and how many of those are wild cards
+    rem = [0] * 53
+    for c in h:
+        rem[c] += 1
+    wild_faces = [f for f in range(53) if R.is_wild(f)]
+    state = {"wild": sum(rem[f] for f in wild_faces), "cards": len(h)}
+    need = {id(c): (tuple(Counter(c.nat).items()), sum(1 for x in c.nat if R.is_wild(x))) for c in cands}
     chosen: list[tuple[Cand, list[Reading]]] = []
 
-    def take(rem: Counter[int], owed: int, c: Cand) -> Counter[int] | None:
-        need = Counter(c.nat)
-        if need - rem:
-            return None
-        left = rem - need
-        if _wild_count(R, left) < owed + c.w:
-            return None
-        return left
+    def take(owed: int, c: Cand) -> bool:
+        """Take candidate ``c``'s naturals out of what remains, if they are there and enough
+        wild cards remain for every wild owed so far plus ``c``'s."""
+        faces, nat_wild = need[id(c)]
+        if any(rem[f] < k for f, k in faces):
+            return False
+        if state["wild"] - nat_wild < owed + c.w:
+            return False
+        for f, k in faces:
+            rem[f] -= k
+        state["wild"] -= nat_wild
+        state["cards"] -= len(c.nat)
+        return True
 
-    def leaf(rem: Counter[int], owed: int, used: int) -> None:
+    def put_back(c: Cand) -> None:
+        faces, nat_wild = need[id(c)]
+        for f, k in faces:
+            rem[f] += k
+        state["wild"] += nat_wild
+        state["cards"] += len(c.nat)
+
+    def leaf(owed: int, used: int) -> None:
         left = total - used
-        if whole and sum(rem.values()) != owed:
+        if whole and state["cards"] != owed:  # the whole hand: only owed wilds may remain
             return
         b = best[0]
         if b is not None and left >= b.leftover:
             return
         if not _joint_ok(R, [rs for _, rs in chosen]):
             return
-        best[0] = Best(left, _materialize(R, [c for c, _ in chosen], rem))
+        rest = Counter({f: n for f, n in enumerate(rem) if n})
+        best[0] = Best(left, _materialize(R, [c for c, _ in chosen], rest))
 
-    def dfs(i: int, start: int, rem: Counter[int], owed: int, used: int) -> None:
+    def dfs(i: int, start: int, owed: int, used: int) -> None:
         if i == len(comps):
-            leaf(rem, owed, used)
+            leaf(owed, used)
             if extras:
-                extra(0, rem, owed, used)
+                extra(0, owed, used)
             return
         same = i > 0 and comps[i] == comps[i - 1]
         for k in range(start if same else 0, len(per_comp[i])):
@@ -610,29 +629,29 @@ def ref_best_contract(ruleset: str | Ruleset, round_no: int, hand: Sequence[int]
                 break  # sorted by value: nothing further in this list can do better
             if whole and used + c.value + tail[i + 1] < total:
                 break
-            left = take(rem, owed, c)
-            if left is None:
+            if not take(owed, c):
                 continue
             chosen.append((c, rs))
             if _joint_ok(R, [r for _, r in chosen]):
-                dfs(i + 1, k, left, owed + c.w, used + c.value)
+                dfs(i + 1, k, owed + c.w, used + c.value)
             chosen.pop()
+            put_back(c)
 
-    def extra(start: int, rem: Counter[int], owed: int, used: int) -> None:
+    def extra(start: int, owed: int, used: int) -> None:
         for k in range(start, len(extras)):
             b = best[0]
             if b is not None and b.leftover == 0:
                 return
             c, rs = extras[k]
-            left = take(rem, owed, c)
-            if left is None:
+            if not take(owed, c):
                 continue
             chosen.append((c, rs))
-            leaf(left, owed + c.w, used + c.value)
-            extra(k, left, owed + c.w, used + c.value)
+            leaf(owed + c.w, used + c.value)
+            extra(k, owed + c.w, used + c.value)
             chosen.pop()
+            put_back(c)
 
-    dfs(0, 0, cnt0, 0, 0)
+    dfs(0, 0, 0, 0)
     return best[0]
 
 

@@ -47,6 +47,7 @@ N_MELDS = 60 * N_HANDS
 CONTRACT_RULESETS = [v for v in rk.variant_ids() if RULESETS[v].contracts]
 ROUNDS = [(v, r) for v in CONTRACT_RULESETS for r in range(1, len(RULESETS[v].contracts) + 1)]
 SHOW = 12
+MAX_WILDS = 4
 
 
 def as_cards(xs: Sequence[int]) -> list[rk.Card]:
@@ -187,6 +188,12 @@ def random_hand(rng: random.Random, R: Ruleset, round_no: int, players: int) -> 
     hand = hand[:n]
     while len(hand) < n:
         hand.append(pool.take_random())
+    # at most MAX_WILDS wild cards (2s where they are wild count): swap the others for naturals
+    wild_at = [i for i, c in enumerate(hand) if R.is_wild(c)]
+    for i in wild_at[MAX_WILDS:]:
+        while R.is_wild(c := pool.take_random()):
+            pass
+        hand[i] = c
     rng.shuffle(hand)
     return hand
 
