@@ -1,0 +1,213 @@
+"""A PettingZoo AEC environment for every rummykit ruleset (docs/rl.md).
+
+Agents ``player_0`` ... ``player_{n-1}`` are the seats; the agent to act is the engine's
+``current_player``, so an out-of-turn window (May I, buy, Shanghai, Rummy) is a turn of the
+seat asked, exactly as the engine asks it, and a seat often acts twice in a row.  The
+environment sees the game through ``view(seat)`` and ``legal_actions()`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo.utils.env import AECEnv
+
+from ..engine.actions import Action, CallShanghai, LayOff, Meld
+from ..engine.game import Game, new_game
+from ..rules.registry import Variant, get_variant
+from .encoding import ActionCodec, ActionSpace, ObservationEncoder
+
+SCORE_SCALE = 100.0  # reward="score": a deal's points divided by this
+RENDER_MODES = ("human", "ansi")
+
+
+class RummyEnv(AECEnv):  # type: ignore[misc]
+    """``episode``: "match" (every deal to the final scores) or "deal" (one deal);
+    ``reward``: "score" (each deal's points, more is better, / SCORE_SCALE, at the deal's
+    end) or "win" (at the end, the winners share +1 and the others -1)."""
+
+    metadata = {"name": "rummykit_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
+
+    def __init__(self, ruleset: str | Variant = "contract", players: int = 4,
+                 options: Mapping[str, Any] | None = None, deck: Any = None, dealer: int | None = None,
+                 episode: str = "match", reward: str = "score", render_mode: str | None = None):
+        super().__init__()
+        base = get_variant(ruleset) if isinstance(ruleset, str) else ruleset
+        self.variant = base.with_options(options)
+        lo, hi = self.variant.spec.players
+        if not isinstance(players, int) or not lo <= players <= hi:
+            raise ValueError(f"{self.variant.id} is for {lo}-{hi} players, not {players!r}")
+        if episode not in ("match", "deal"):
+            raise ValueError(f"episode must be 'match' or 'deal', not {episode!r}")
+        if reward not in ("score", "win"):
+            raise ValueError(f"reward must be 'score' or 'win', not {reward!r}")
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
+        self.n, self.deck, self.dealer = players, deck, dealer
+        self.episode, self.reward_mode, self.render_mode = episode, reward, render_mode
+        self.space = ActionSpace.for_variant(self.variant, players)
+        self.codec = ActionCodec(self.space)
+        self.encoder = ObservationEncoder(self.variant, players, self.space)
+        self.possible_agents = [f"player_{s}" for s in range(players)]
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(low=0.0, high=np.inf, shape=(self.encoder.size,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(self.space.size,), dtype=np.int8),
+        })
+        self._act_space = spaces.Discrete(self.space.size)
+        self.game: Game | None = None
+        self._seed: int | None = None
+
+    # -- spaces ---------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    # -- the game -------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; the same ``seed`` and actions give the same game.  ``options`` is
+        ignored (house rules come at construction)."""
+        if seed is None:  # a fresh game: the next seed, or one from the operating system
+            fresh = int(np.random.SeedSequence().generate_state(1)[0])
+            seed = self._seed + 1 if self._seed is not None else fresh
+        self._seed = seed
+        self.game = new_game(self.variant, players=self.n, seed=seed, deck=self.deck, dealer=self.dealer)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._refresh()
+
+    def _refresh(self) -> None:
+        g = self.game
+        assert g is not None
+        self._views: dict[int, dict[str, Any]] = {}
+        if g.is_over:
+            self._table, self._melds = {}, []
+            return
+        seat = g.current_player
+        self.agent_selection = self.possible_agents[seat]
+        legal = g.legal_actions()
+        stands: list[list[str]] = []
+        if g.table and any(isinstance(a, (LayOff, CallShanghai)) for a in legal):
+            stands = [m["stands_for"] for m in self._view(seat)["meld_info"]]
+        self._table = self.codec.table(legal, stands)
+        self._melds = [a for a in legal if isinstance(a, Meld)]
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        """``view(seat)`` of the position now (built once per step)."""
+        got = self._views.get(seat)
+        if got is None:
+            assert self.game is not None
+            got = self._views[seat] = self.game.view(seat)
+        return got
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        g = self.game
+        assert g is not None
+        seat = self.possible_agents.index(agent)
+        acting = not g.is_over and seat == g.current_player
+        obs = self.encoder.encode(self._view(seat), self._melds if acting else ())
+        mask = self.codec.mask(self._table) if acting else np.zeros(self.space.size, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def action_of(self, action_id: int) -> Action:
+        """The engine action id ``action_id`` stands for now; ValueError if it is not legal."""
+        try:
+            return self._table[int(action_id)]
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(f"action id {action_id!r} is not legal now (see the action mask)") from None
+
+    def id_of(self, action: Action) -> int:
+        """The id of a legal ``action`` now; ValueError if the encoding has none for it."""
+        for i, a in self._table.items():
+            if a == action:
+                return i
+        raise ValueError(f"{action.text()} is not legal now, or has no id (docs/rl.md: what is lost)")
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        g = self.game
+        assert g is not None
+        act = self.action_of(action) if action is not None else None
+        if act is None:
+            raise ValueError("a live agent must act: None is only for agents already done")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        deals_before = len(g.history)
+        g.apply(act)
+        for result in g.history[deals_before:]:
+            if self.reward_mode == "score":
+                self._score_rewards(result)
+        done = g.is_over or (self.episode == "deal" and len(g.history) > 0)
+        if done:
+            if self.reward_mode == "win":
+                self._win_rewards()
+            for a in self.agents:
+                self.terminations[a] = True
+        self._refresh()
+        self._accumulate_rewards()
+        if done:
+            self.agent_selection = self.agents[0]
+        if self.render_mode == "human":
+            self.render()
+
+    def _score_rewards(self, result: Mapping[str, Any]) -> None:
+        sign = 1.0 if self.variant.spec.scoring == "winner_takes" else -1.0
+        for s, a in enumerate(self.possible_agents):
+            self.rewards[a] += sign * float(result["points"][s]) / SCORE_SCALE
+
+    def _win_rewards(self) -> None:
+        g = self.game
+        assert g is not None
+        if self.episode == "deal":
+            pts = [float(p) for p in g.history[0]["points"]]
+            best = max(pts) if self.variant.spec.scoring == "winner_takes" else min(pts)
+            winners = [s for s in range(self.n) if pts[s] == best]
+        else:
+            winners = list(g.winners)
+        losers = [s for s in range(self.n) if s not in winners]
+        for s, a in enumerate(self.possible_agents):
+            if not losers:
+                self.rewards[a] = 0.0
+            elif s in winners:
+                self.rewards[a] = 1.0 / len(winners)
+            else:
+                self.rewards[a] = -1.0 / len(losers)
+
+    # -- showing it -----------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        """The acting agent's view in card notation (never a hidden card)."""
+        if self.render_mode is None or self.game is None:
+            return None
+        g = self.game
+        seat = g.current_player
+        v = g.view(seat)
+        lines = [
+            f"{v['name']} — deal {v['round']}, {v['contract']}; {self.agent_selection} to act ({v['phase']})",
+            f"hand: {' '.join(v['hand'])}",
+            f"discard: {v['discard_top'] or '-'}   stock: {v['stock_size']}",
+        ]
+        lines += [f"meld {i + 1}: {' '.join(m)}" for i, m in enumerate(v["melds"])]
+        lines.append("hand sizes: " + " ".join(str(h) for h in v["hand_sizes"])
+                     + "   scores: " + " ".join(str(x) for x in v["scores"]))
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.game = None

@@ -1,0 +1,251 @@
+"""Fixed-size encodings of rummykit's actions and views, for reinforcement learning.
+
+Actions: one integer id per action, in fixed blocks (``ActionSpace`` lays them out; the
+table in docs/rl.md lists them).  Lay-offs, swaps and Shanghai calls name a table meld by its
+slot (0-based, in the order the melds went down) and a wild card's lay-off on a run names
+its end; melds are an indexed block: id ``MELD + k`` is the k-th meld action
+``legal_actions()`` lists, and the observation describes each of those options.
+
+Observations: a float32 vector built from ``view(seat)`` alone (``ObservationEncoder``;
+docs/rl.md lists its fields), seats taken relative to the observer (0 = itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..cards import NUM_FACES, TEXT, Card
+from ..engine.actions import (
+    Action,
+    Buy,
+    CallRummy,
+    CallShanghai,
+    Cut,
+    Discard,
+    Draw,
+    LayOff,
+    Meld,
+    Pass,
+    Swap,
+    Take,
+)
+from ..rules.registry import Variant
+from ..rules.spec import KIND_NAMES
+
+CODE = {t: i for i, t in enumerate(TEXT)}
+MELD_OPTIONS = 64  # meld actions listed at once (most seen in bot games of every ruleset: 28)
+PHASES = ("draw", "play", "may_i", "call", "cut", "over")
+KINDS = ("set", "run", "pair")
+CONTRACT_KINDS = tuple(KIND_NAMES.values())  # set, run, pair, meld
+MAX_SIZE = 14
+
+
+def _pred(face: int) -> int:
+    """The face just below ``face`` in its suit (the ace's is the king: wrap-around runs)."""
+    return face - face % 13 + (face % 13 - 1) % 13
+
+
+class ActionSpace:
+    """The id layout for one ruleset and player count.  ``slots``: the most melds the table
+    can hold (every meld has at least two cards: a pack of ``p`` cards holds ``p // 2``)."""
+
+    FIXED = ("draw", "take", "buy", "pass", "cut", "draw both")
+
+    def __init__(self, players: int, slots: int):
+        self.players, self.slots = players, slots
+        self.discard = len(self.FIXED)
+        self.shanghai_discard = self.discard + NUM_FACES
+        self.rummy = self.shanghai_discard + NUM_FACES
+        self.shanghai_call = self.rummy + NUM_FACES
+        self.layoff = self.shanghai_call + 2 * slots
+        self.swap = self.layoff + 2 * NUM_FACES * slots
+        self.meld = self.swap + NUM_FACES * slots
+        self.size = self.meld + MELD_OPTIONS
+
+    @classmethod
+    def for_variant(cls, variant: Variant, players: int) -> ActionSpace:
+        return cls(players, variant.spec.pack_size(players) // 2)
+
+    def blocks(self) -> list[tuple[str, int, int]]:
+        """(name, first id, count) of every block, for the docs and tests."""
+        return [
+            ("draw / take / buy / pass / cut / draw both", 0, len(self.FIXED)),
+            ("discard face c", self.discard, NUM_FACES),
+            ("discard face c calling Shanghai", self.shanghai_discard, NUM_FACES),
+            ("call Rummy, shedding face c", self.rummy, NUM_FACES),
+            ("call Shanghai: lay the discard on slot m, end e", self.shanghai_call, 2 * self.slots),
+            ("lay off face c on slot m, end e", self.layoff, 2 * NUM_FACES * self.slots),
+            ("swap face c for the wild in slot m", self.swap, NUM_FACES * self.slots),
+            ("meld: the k-th meld option", self.meld, MELD_OPTIONS),
+        ]
+
+
+class ActionCodec:
+    """Ids of the actions legal in one position, and back."""
+
+    def __init__(self, space: ActionSpace):
+        self.space = space
+
+    def _end(self, lay: LayOff, stands_for: Sequence[Sequence[str]]) -> int:
+        """0: a natural card, a set's rank, or a run's low end; 1: a run's high end."""
+        if not isinstance(lay.meaning, Card):
+            return 0  # a natural card (None) or a set's rank
+        first = CODE[stands_for[lay.meld][0]]
+        return 0 if int(lay.meaning) == _pred(first) else 1
+
+    def encode(self, a: Action, stands_for: Sequence[Sequence[str]], meld_index: int = -1) -> int:
+        """The id of ``a``; ``stands_for`` is the view's meaning of every table card
+        (``meld_info[i]["stands_for"]``), ``meld_index`` a meld action's place among the
+        melds ``legal_actions()`` lists."""
+        sp = self.space
+        if isinstance(a, Draw):
+            return 5 if a.both else 0
+        if isinstance(a, Take):
+            return 1
+        if isinstance(a, Buy):
+            return 2
+        if isinstance(a, Pass):
+            return 3
+        if isinstance(a, Cut):
+            return 4
+        if isinstance(a, Discard):
+            return sp.discard + int(a.card)
+        if isinstance(a, CallRummy):
+            assert a.card is not None
+            return sp.rummy + int(a.card)
+        if isinstance(a, CallShanghai):
+            if a.layoff is not None:
+                return sp.shanghai_call + 2 * a.layoff.meld + self._end(a.layoff, stands_for)
+            assert a.discard is not None
+            return sp.shanghai_discard + int(a.discard)
+        if isinstance(a, LayOff):
+            return sp.layoff + (int(a.card) * sp.slots + a.meld) * 2 + self._end(a, stands_for)
+        if isinstance(a, Swap):
+            return sp.swap + int(a.card) * sp.slots + a.meld
+        if isinstance(a, Meld):
+            if not 0 <= meld_index < MELD_OPTIONS:
+                raise ValueError(f"meld option {meld_index} is beyond the {MELD_OPTIONS} the encoding holds")
+            return sp.meld + meld_index
+        raise ValueError(f"no id for {a!r}")
+
+    def table(self, legal: Sequence[Action], stands: Sequence[Sequence[str]]) -> dict[int, Action]:
+        """id -> action, for every legal action (each legal action has its own id);
+        ``stands`` as for :meth:`encode`."""
+        out: dict[int, Action] = {}
+        k = 0
+        for a in legal:
+            if isinstance(a, Meld):
+                if k >= MELD_OPTIONS:
+                    continue  # documented limit: never reached in bot games
+                i = self.encode(a, stands, k)
+                k += 1
+            else:
+                i = self.encode(a, stands)
+            if i in out:
+                raise AssertionError(f"two legal actions share id {i}: {out[i]} and {a}")
+            out[i] = a
+        return out
+
+    def mask(self, table: Mapping[int, Action]) -> np.ndarray:
+        m = np.zeros(self.space.size, dtype=np.int8)
+        if table:
+            m[list(table)] = 1
+        return m
+
+
+class ObservationEncoder:
+    """The float32 vector of one seat's view.  Fields, in order (docs/rl.md):
+    hand counts (53); discard top one-hot (53); discard pile counts (53); for each other seat,
+    in turn order after the observer, the cards seen going into its hand (53 each); table
+    slots, each: its cards' counts (53), kind one-hot (set, run, pair), owner relative
+    one-hot (players); hand sizes /20 (players, relative); down (players); buys left /5
+    (players; 0 where buying is off); scores /500 (players); phase one-hot (6); the
+    observer is the one asked in a window (1); turn relative one-hot (players); round /
+    deals (1); contract: count of each (kind, size) (4 x 14), whole hand (1); stock size /
+    100 (1); discard size /100 (1); meld options: each option's card counts (64 x 53)."""
+
+    def __init__(self, variant: Variant, players: int, space: ActionSpace):
+        self.variant, self.n, self.space = variant, players, space
+        n, slots = players, space.slots
+        self.slot_width = NUM_FACES + len(KINDS) + n
+        self.parts = [
+            ("hand", NUM_FACES), ("discard_top", NUM_FACES), ("discard_pile", NUM_FACES),
+            ("known", NUM_FACES * (n - 1)), ("table", self.slot_width * slots), ("hand_sizes", n),
+            ("down", n), ("buys_left", n), ("scores", n), ("phase", len(PHASES)), ("asked", 1),
+            ("turn", n), ("round", 1), ("contract", len(CONTRACT_KINDS) * MAX_SIZE), ("whole_hand", 1),
+            ("stock", 1), ("discards", 1), ("meld_options", MELD_OPTIONS * NUM_FACES),
+        ]
+        self.offsets: dict[str, int] = {}
+        at = 0
+        for name, width in self.parts:
+            self.offsets[name] = at
+            at += width
+        self.size = at
+        self._contracts: dict[int, np.ndarray] = {}
+
+    def _contract(self, round_no: int) -> np.ndarray:
+        got = self._contracts.get(round_no)
+        if got is None:
+            got = np.zeros(len(CONTRACT_KINDS) * MAX_SIZE + 1, dtype=np.float32)
+            spec = self.variant.spec
+            if spec.contracts:
+                for c in spec.contract(round_no):
+                    got[CONTRACT_KINDS.index(c.kind) * MAX_SIZE + min(c.size, MAX_SIZE) - 1] += 1
+                got[-1] = float(round_no in spec.whole_hand_rounds)
+            self._contracts[round_no] = got
+        return got
+
+    def encode(self, view: Mapping[str, Any], melds: Sequence[Meld] = ()) -> np.ndarray:
+        """The vector of ``view``; ``melds``: the meld options the observer may choose now."""
+        n = self.n
+        o = self.offsets
+        x = np.zeros(self.size, dtype=np.float32)
+        me = view["seat"] if view["seat"] is not None else 0
+
+        def rel(s: int) -> int:
+            return (s - me) % n
+
+        for t in view["hand"]:
+            x[o["hand"] + CODE[t]] += 1
+        if view["discard_top"] is not None:
+            x[o["discard_top"] + CODE[view["discard_top"]]] = 1
+        for t in view["discard_pile"]:
+            x[o["discard_pile"] + CODE[t]] += 1
+        for s, cards in enumerate(view["known"]):
+            if s == me:
+                continue
+            base = o["known"] + (rel(s) - 1) * NUM_FACES
+            for t in cards:
+                x[base + CODE[t]] += 1
+        slots = self.space.slots
+        for i, (cards, info) in enumerate(zip(view["melds"], view["meld_info"], strict=True)):
+            if i >= slots:
+                break
+            base = o["table"] + i * self.slot_width
+            for t in cards:
+                x[base + CODE[t]] += 1
+            x[base + NUM_FACES + KINDS.index(info["kind"])] = 1
+            x[base + NUM_FACES + len(KINDS) + rel(info["owner"])] = 1
+        for s in range(n):
+            r = rel(s)
+            x[o["hand_sizes"] + r] = view["hand_sizes"][s] / 20
+            x[o["down"] + r] = float(view["down"][s])
+            if view["buys_left"] is not None:
+                x[o["buys_left"] + r] = view["buys_left"][s] / 5
+            x[o["scores"] + r] = float(view["scores"][s]) / 500
+        x[o["phase"] + PHASES.index(view["phase"])] = 1
+        x[o["asked"]] = float(view["turn_state"]["asked"] == view["seat"] and view["seat"] is not None)
+        x[o["turn"] + rel(view["turn"])] = 1
+        x[o["round"]] = view["round"] / (view["deals"] or 10)
+        c = self._contract(view["round"])
+        x[o["contract"]: o["contract"] + len(c)] = c
+        x[o["stock"]] = view["stock_size"] / 100
+        x[o["discards"]] = view["discard_size"] / 100
+        for k, m in enumerate(melds[:MELD_OPTIONS]):
+            base = o["meld_options"] + k * NUM_FACES
+            for card in m.cards():
+                x[base + int(card)] += 1
+        return x
