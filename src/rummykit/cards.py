@@ -38,6 +38,12 @@ class Card(int):
 
     __slots__ = ()
 
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self  # immutable: a copied game shares it
+
     @property
     def rank(self) -> int:
         return 0 if self == JOKER_CODE else int(self) % 13 + 1

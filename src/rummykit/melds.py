@@ -35,6 +35,12 @@ class Rank(int):
 
     __slots__ = ()
 
+    def __copy__(self) -> Rank:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Rank:
+        return self  # immutable: a copied game shares it
+
     def __str__(self) -> str:
         return "A23456789TJQK"[int(self) - 1]
 
@@ -62,6 +68,12 @@ class MeldRules:
     min_set: int = 3
     min_run: int = 3
     ace_both_ends: bool = True
+
+    def __copy__(self) -> MeldRules:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> MeldRules:
+        return self  # immutable (frozen): a copied game shares it
 
     def is_wild(self, c: int) -> bool:
         return c == JOKER_CODE or (self.twos_wild and c % 13 == 1 and c < 52)
@@ -103,6 +115,12 @@ class Reading:
     rank: int = 0
     suit: int = -1
     lo: int = 0
+
+    def __copy__(self) -> Reading:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Reading:
+        return self  # immutable (frozen): a copied game shares it
 
     @property
     def hi(self) -> int:

@@ -101,6 +101,12 @@ class Solver:
         # the positions (bits) where each rank may sit in a run
         self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
 
+    def __copy__(self) -> Solver:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Solver:
+        return self  # its caches hold answers that depend on the question alone: shared
+
     # -- candidates ------------------------------------------------------------------
 
     def melds_from(self, cnt: list[int], kind: str, lo: int, hi: int) -> list[Reading]:

@@ -148,5 +148,6 @@ class Determinizer:
         g.melds_this_turn = ts["melds_this_turn"]
         g.played_this_turn = ts["played_this_turn"]
         g.skip_draw = ts["skip_draw"]
+        g.state_id = view["state_id"]
         g._legal = None
         return g

@@ -126,6 +126,12 @@ class Variant:
     def __repr__(self) -> str:
         return f"Variant({self.id!r})"
 
+    def __copy__(self) -> Variant:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Variant:
+        return self  # rule data and solver caches that never change a game: a copied game shares them
+
     def with_options(self, options: Mapping[str, Any] | None) -> Variant:
         """This ruleset with a table's house rules (keys of the spec) applied."""
         if not options:

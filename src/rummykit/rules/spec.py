@@ -182,6 +182,12 @@ class RuleSpec(BaseModel):
     cut_bonus: int = 0
     settlement: Literal["none", "position"] = "none"
 
+    def __copy__(self) -> RuleSpec:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object] | None = None) -> RuleSpec:
+        return self  # frozen: a copied game shares it
+
     @field_validator("card_values")
     @classmethod
     def _values(cls, v: dict[str, int]) -> dict[str, int]:
