@@ -5,8 +5,8 @@
 
 Parameters: ``ruleset`` (a built-in id), ``players`` and ``max_deals`` (0, the default: the
 whole match; n: the game ends after n deals, for short experiments and tests).  The deal
-is one explicit chance event (a seed among 1,024, uniform: the engine shuffles, restocks and draws at random from
-it); actions are the ids of :mod:`rummykit.rl.encoding`; observations come from
+is one explicit chance event (a seed among 1,024, uniform: the engine shuffles, restocks
+and draws at random from it); actions are the ids of :mod:`rummykit.rl.encoding`; observations come from
 ``view(player)`` only; returns are each seat's final score, signed so that more is better,
 divided by 100.  ``resample_from_infostate`` deals the unseen cards again consistently with the
 player's view (:func:`rummykit.engine.sample.determinize`), so ISMCTS runs.  Needs the
