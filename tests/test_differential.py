@@ -475,6 +475,15 @@ def test_tencard_two_natural_in_one_meld_wild_in_another() -> None:
     assert leftover_of("ten-card", 1, hand) == 0
 
 
+def test_tencard_a_2_natural_and_another_2_wild_in_one_run() -> None:
+    # deal 3 (a meld of 4+, more of 3+): 2S TH KH JK (T-J-Q-K of hearts) and KD 2D 2H (K-A-2 of
+    # diamonds wrapping, 2D in its place, 2H for AD): the whole hand
+    hand = "2D 2H 2S TH KD KH JK"
+    assert ref_meets_contract("ten-card", 3, [P("2S TH KH JK"), P("KD 2H 2D")])
+    assert rk.get_variant("ten-card").meets_contract(3, ["2S TH KH JK", "KD 2H 2D"])
+    assert leftover_of("ten-card", 3, hand) == 0
+
+
 def test_progressive_deal12_five_runs_of_one_suit() -> None:
     hand = "3C 4C 5C 3C 4C 5C 8C 9C TC 8C 9C TC QC KC AC"
     melds = ["3C 4C 5C", "3C 4C 5C", "8C 9C TC", "8C 9C TC", "QC KC AC"]
