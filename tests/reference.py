@@ -547,7 +547,6 @@ def ref_best_contract(ruleset: str | Ruleset, round_no: int, hand: Sequence[int]
     decks = R.decks(players or R.players[0])
     h = [int(c) for c in hand]
     total = sum(R.value(c) for c in h)
-    Vw = R.wild_value() if any(R.is_wild(c) for c in h) else 0
     smallest = min([c.size for c in comps] + ([3] if R.count == "at_least" else []))
     cands = candidates(R, h, decks, round_no, smallest)
 
