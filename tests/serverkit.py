@@ -70,16 +70,33 @@ def pg_base() -> Iterator[str | None]:
 _counter = [0]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
-    """A fresh empty database of each kind."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'server.db'}"
+def _new_db(kind: str, folder: Any, request: pytest.FixtureRequest) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{folder / 'server.db'}"
     base = request.getfixturevalue("pg_base")
     if base is None:
         pytest.skip("PostgreSQL is not installed here (CI installs it)")
     _counter[0] += 1
     return create_database(base, f"rk_test_{os.getpid()}_{_counter[0]}")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """A fresh empty database of each kind."""
+    return _new_db(request.param, tmp_path, request)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def served(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Iterator[str]:
+    """A server on a fresh database of each kind, shared by a module's tests; its base URL."""
+    with running_server(_new_db(request.param, tmp_path_factory.mktemp("db"), request)) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def sqlite_served(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Iterator[str]:
+    with running_server(_new_db("sqlite", tmp_path_factory.mktemp("db"), request)) as base:
+        yield base
 
 
 def create_table(base: str, **body: Any) -> str:

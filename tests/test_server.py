@@ -20,6 +20,8 @@ from serverkit import (  # noqa: F401  (fixtures)
     plain,
     play_table,
     running_server,
+    served,
+    sqlite_served,
     table_state,
 )
 
@@ -34,12 +36,12 @@ SHORT = {"contract": {"deals": 2}, "liverpool": {"deals": 2}, "may-i": {"deals":
 
 
 @pytest.mark.parametrize("ruleset", list(SHORT))
-def test_whole_game_every_message_is_exactly_the_seats_view(db_url: str, ruleset: str) -> None:  # noqa: F811
-    with running_server(db_url) as base:
-        tid = create_table(base, ruleset=ruleset, seats=["human", "bot:medium", "human", "bot:easy"],
-                           seed=11, hints=False, options=SHORT[ruleset])
-        players, watchers = asyncio.run(play_table(base, tid, ["medium", "easy"]))
-        info = table_state(base, tid)
+def test_whole_game_every_message_is_exactly_the_seats_view(served: str, ruleset: str) -> None:  # noqa: F811
+    base = served
+    tid = create_table(base, ruleset=ruleset, seats=["human", "bot:medium", "human", "bot:easy"],
+                       seed=11, hints=False, options=SHORT[ruleset])
+    players, watchers = asyncio.run(play_table(base, tid, ["medium", "easy"]))
+    info = table_state(base, tid)
     assert info["status"] == "over"
     record = info["record"]
     assert check_views(record, players + watchers) > 50
@@ -71,7 +73,7 @@ async def _to_human_turn(raws: dict[int, Raw]) -> tuple[int, dict[str, Any]]:
     raise AssertionError("no human turn came")
 
 
-def test_stale_illegal_and_out_of_turn_actions_are_refused_and_change_nothing(tmp_path: Any) -> None:
+def test_stale_illegal_and_out_of_turn_actions_are_refused_and_change_nothing(sqlite_served: str) -> None:  # noqa: F811
     async def run(base: str, tid: str, tokens: list[str]) -> None:
         raws = {i: await Raw.open(base, tid, t) for i, t in enumerate(tokens)}
         spectator = await Raw.open(base, tid, None)
@@ -110,14 +112,14 @@ def test_stale_illegal_and_out_of_turn_actions_are_refused_and_change_nothing(tm
         for r in [*raws.values(), spectator]:
             await r.close()
 
-    with running_server(f"sqlite:///{tmp_path / 's.db'}") as base:
-        tid = create_table(base, ruleset="contract", seats=["human", "human", "bot:medium", "bot:medium"],
-                           seed=3, hints=False)
-        tokens = [join_table(base, tid, n)[1] for n in ("Ann", "Bob")]
-        asyncio.run(run(base, tid, tokens))
+    base = sqlite_served
+    tid = create_table(base, ruleset="contract", seats=["human", "human", "bot:medium", "bot:medium"],
+                       seed=3, hints=False)
+    tokens = [join_table(base, tid, n)[1] for n in ("Ann", "Bob")]
+    asyncio.run(run(base, tid, tokens))
 
 
-def test_reconnect_gets_the_same_view_and_the_same_seat(tmp_path: Any) -> None:
+def test_reconnect_gets_the_same_view_and_the_same_seat(sqlite_served: str) -> None:  # noqa: F811
     async def run(base: str, tid: str, token: str) -> None:
         r = await Raw.open(base, tid, token)
         first = await r.recv()
@@ -132,13 +134,13 @@ def test_reconnect_gets_the_same_view_and_the_same_seat(tmp_path: Any) -> None:
         assert m["state_id"] > seen["state_id"]
         await again.close()
 
-    with running_server(f"sqlite:///{tmp_path / 's.db'}") as base:
-        tid = create_table(base, ruleset="may-i", seats=["human", "bot:medium", "bot:medium"], seed=5)
-        _, token = join_table(base, tid, "Ann")
-        asyncio.run(run(base, tid, token))
+    base = sqlite_served
+    tid = create_table(base, ruleset="may-i", seats=["human", "bot:medium", "bot:medium"], seed=5)
+    _, token = join_table(base, tid, "Ann")
+    asyncio.run(run(base, tid, token))
 
 
-def test_an_unknown_token_or_another_tables_token_is_refused_with_4403(tmp_path: Any) -> None:
+def test_an_unknown_token_or_another_tables_token_is_refused_with_4403(sqlite_served: str) -> None:  # noqa: F811
     async def refused(base: str, tid: str, token: str) -> None:
         r = await Raw.open(base, tid, token)
         m = await r.recv()
@@ -147,50 +149,52 @@ def test_an_unknown_token_or_another_tables_token_is_refused_with_4403(tmp_path:
             await r.recv()
         assert e.value.rcvd is not None and e.value.rcvd.code == 4403
 
-    with running_server(f"sqlite:///{tmp_path / 's.db'}") as base:
-        a = create_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=1)
-        b = create_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=2)
-        _, token_a = join_table(base, a, "Ann")
-        asyncio.run(refused(base, b, token_a))
-        asyncio.run(refused(base, a, "x" * 32))
+    base = sqlite_served
+    a = create_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=1)
+    b = create_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=2)
+    _, token_a = join_table(base, a, "Ann")
+    asyncio.run(refused(base, b, token_a))
+    asyncio.run(refused(base, a, "x" * 32))
 
 
-def test_bad_table_requests_get_422_naming_the_problem_and_full_tables_409(tmp_path: Any) -> None:
-    with running_server(f"sqlite:///{tmp_path / 's.db'}") as base:
-        def post(body: Any) -> tuple[int, Any]:
-            return http_json("POST", base + "/api/tables", body)
+def test_bad_table_requests_get_422_naming_the_problem_and_full_tables_409(sqlite_served: str) -> None:  # noqa: F811
+    base = sqlite_served
+    def post(body: Any) -> tuple[int, Any]:
+        return http_json("POST", base + "/api/tables", body)
 
-        for body, word in [
-            ({"ruleset": "canasta", "seats": ["human", "human"]}, "canasta"),
-            ({"ruleset": "contract", "seats": ["human", "bot:medium"]}, "3-5 players"),
-            ({"ruleset": "contract", "seats": ["human"] * 4, "players": 3}, "players"),
-            ({"ruleset": "contract", "seats": ["human", "robot", "human"]}, "seats[1]"),
-            ({"ruleset": "contract", "seats": ["human"] * 4, "options": {"twos_wild": "yes"}}, "twos_wild"),
-            ({"ruleset": "contract", "seats": ["human"] * 4, "options": {"no_such_rule": 1}}, "no_such_rule"),
-            ({"ruleset": "contract", "seats": ["human"] * 4, "bot_delay": -1}, "bot_delay"),
-            ({"rules": "extends = '/etc/passwd'", "seats": ["human"] * 4}, "extends"),
-            ({"rules": "this is not toml", "seats": ["human"] * 4}, "TOML"),
-            ({"seats": ["human"] * 4}, "ruleset"),
-        ]:
-            status, data = post(body)
-            assert status == 422, body
-            assert isinstance(data["detail"], str) and word in data["detail"], (body, data)
-        assert http_json("GET", base + "/api/tables")[1]["tables"] == []
-        # a house-rules file as text is a ruleset
-        status, data = post({"rules": "extends = 'contract'\nid = 'ours'\nname = 'Ours'\ntwos_wild = true",
-                             "seats": ["human", "bot:easy", "bot:easy"]})
-        assert status == 201
-        tid = data["id"]
-        assert data["url"].endswith(f"/t/{tid}")
-        assert http_json("POST", f"{base}/api/tables/{tid}/join", {"name": "Ann", "seat": 1})[0] == 409
-        assert http_json("POST", f"{base}/api/tables/{tid}/join", {"name": ""})[0] == 422
-        status, joined = http_json("POST", f"{base}/api/tables/{tid}/join", {"name": "Ann"})
-        assert status == 200 and joined["seat"] == 0 and len(joined["token"]) >= 32
-        assert http_json("POST", f"{base}/api/tables/{tid}/join", {"name": "Bob"})[0] == 409
-        info = table_state(base, tid)
-        assert info["ruleset"] == "ours" and info["status"] == "playing" and "record" not in info
-        assert [s["kind"] for s in info["seats"]] == ["human", "bot:easy", "bot:easy"]
-        assert http_json("GET", f"{base}/api/tables/nope")[0] == 404
+    listed = http_json("GET", base + "/api/tables")[1]["tables"]
+
+    for body, word in [
+        ({"ruleset": "canasta", "seats": ["human", "human"]}, "canasta"),
+        ({"ruleset": "contract", "seats": ["human", "bot:medium"]}, "3-5 players"),
+        ({"ruleset": "contract", "seats": ["human"] * 4, "players": 3}, "players"),
+        ({"ruleset": "contract", "seats": ["human", "robot", "human"]}, "seats[1]"),
+        ({"ruleset": "contract", "seats": ["human"] * 4, "options": {"twos_wild": "maybe"}}, "twos_wild"),
+        ({"ruleset": "contract", "seats": ["human"] * 4, "options": {"no_such_rule": 1}}, "no_such_rule"),
+        ({"ruleset": "contract", "seats": ["human"] * 4, "bot_delay": -1}, "bot_delay"),
+        ({"rules": "extends = '/etc/passwd'", "seats": ["human"] * 4}, "extends"),
+        ({"rules": "this is not toml", "seats": ["human"] * 4}, "TOML"),
+        ({"seats": ["human"] * 4}, "ruleset"),
+    ]:
+        status, data = post(body)
+        assert status == 422, body
+        assert isinstance(data["detail"], str) and word in data["detail"], (body, data)
+    assert http_json("GET", base + "/api/tables")[1]["tables"] == listed
+    # a house-rules file as text is a ruleset
+    status, data = post({"rules": "extends = 'contract'\nid = 'ours'\nname = 'Ours'\ntwos_wild = true",
+                         "seats": ["human", "bot:easy", "bot:easy"]})
+    assert status == 201
+    tid = data["id"]
+    assert data["url"].endswith(f"/t/{tid}")
+    assert http_json("POST", f"{base}/api/tables/{tid}/join", {"name": "Ann", "seat": 1})[0] == 409
+    assert http_json("POST", f"{base}/api/tables/{tid}/join", {"name": ""})[0] == 422
+    status, joined = http_json("POST", f"{base}/api/tables/{tid}/join", {"name": "Ann"})
+    assert status == 200 and joined["seat"] == 0 and len(joined["token"]) >= 32
+    assert http_json("POST", f"{base}/api/tables/{tid}/join", {"name": "Bob"})[0] == 409
+    info = table_state(base, tid)
+    assert info["ruleset"] == "ours" and info["status"] == "playing" and "record" not in info
+    assert [s["kind"] for s in info["seats"]] == ["human", "bot:easy", "bot:easy"]
+    assert http_json("GET", f"{base}/api/tables/nope")[0] == 404
 
 
 def _claim_driver(n_windows: int, seed: int) -> Any:
@@ -251,16 +255,16 @@ def _claim_driver(n_windows: int, seed: int) -> Any:
     return run
 
 
-def test_several_seats_claiming_one_discard_at_once_get_the_engines_priority(db_url: str) -> None:  # noqa: F811
-    with running_server(db_url) as base:
-        seen: list[tuple[list[int], int]] = []
-        for seed in (1, 2, 3):
-            tid = create_table(base, ruleset="may-i", seats=["human"] * 4, seed=seed, claim_seconds=30,
-                               hints=False)
-            tokens = [join_table(base, tid, f"P{i}")[1] for i in range(4)]
-            windows = asyncio.run(_claim_driver(3, seed)(base, tid, tokens))
-            assert len(windows) >= 3
-            seen.extend(windows)
+def test_several_seats_claiming_one_discard_at_once_get_the_engines_priority(served: str) -> None:  # noqa: F811
+    base = served
+    seen: list[tuple[list[int], int]] = []
+    for seed in (1, 2, 3):
+        tid = create_table(base, ruleset="may-i", seats=["human"] * 4, seed=seed, claim_seconds=30,
+                           hints=False)
+        tokens = [join_table(base, tid, f"P{i}")[1] for i in range(4)]
+        windows = asyncio.run(_claim_driver(3, seed)(base, tid, tokens))
+        assert len(windows) >= 3
+        seen.extend(windows)
     for queue, winner in seen:
         assert winner == queue[0], f"seat {winner} got the card, but the engine asks {queue} in that order"
 
@@ -333,7 +337,7 @@ async def play_table_again(base: str, tid: str, tokens: list[str]) -> tuple[list
     return clients, None
 
 
-def test_an_absent_players_seat_is_played_by_a_bot_after_the_grace_period(tmp_path: Any) -> None:
+def test_an_absent_players_seat_is_played_by_a_bot_after_the_grace_period(sqlite_served: str) -> None:  # noqa: F811
     async def run(base: str, tid: str, token: str) -> None:
         r = await Raw.open(base, tid, token)
         await r.recv()
@@ -355,14 +359,14 @@ def test_an_absent_players_seat_is_played_by_a_bot_after_the_grace_period(tmp_pa
         await back.close()
         await watcher.close()
 
-    with running_server(f"sqlite:///{tmp_path / 's.db'}") as base:
-        tid = create_table(base, ruleset="basic", seats=["human", "bot:medium"], seed=4, grace_seconds=0.5,
-                           hints=False)
-        _, token = join_table(base, tid, "Ann")
-        asyncio.run(run(base, tid, token))
+    base = sqlite_served
+    tid = create_table(base, ruleset="basic", seats=["human", "bot:medium"], seed=4, grace_seconds=0.5,
+                       hints=False)
+    _, token = join_table(base, tid, "Ann")
+    asyncio.run(run(base, tid, token))
 
 
-def test_the_turn_timer_lets_the_stand_in_bot_play_one_move(tmp_path: Any) -> None:
+def test_the_turn_timer_lets_the_stand_in_bot_play_one_move(sqlite_served: str) -> None:  # noqa: F811
     async def run(base: str, tid: str, token: str) -> None:
         r = await Raw.open(base, tid, token)
         m = await r.until(lambda m: bool(m["legal"]), timeout=10)
@@ -372,43 +376,43 @@ def test_the_turn_timer_lets_the_stand_in_bot_play_one_move(tmp_path: Any) -> No
         assert m["view"]["log"][-1]["seat"] == 0 and not m["autoplay"]
         await r.close()
 
-    with running_server(f"sqlite:///{tmp_path / 's.db'}") as base:
-        tid = create_table(base, ruleset="basic", seats=["human", "bot:medium"], seed=4, turn_seconds=1,
-                           hints=False)
-        _, token = join_table(base, tid, "Ann")
-        asyncio.run(run(base, tid, token))
+    base = sqlite_served
+    tid = create_table(base, ruleset="basic", seats=["human", "bot:medium"], seed=4, turn_seconds=1,
+                       hints=False)
+    _, token = join_table(base, tid, "Ann")
+    asyncio.run(run(base, tid, token))
 
 
-def test_hints_rulesets_stats_and_rematch(tmp_path: Any) -> None:
-    with running_server(f"sqlite:///{tmp_path / 's.db'}") as base:
-        rs = http_json("GET", base + "/api/rulesets")[1]["rulesets"]
-        assert [r["id"] for r in rs] == rk.variant_ids()
-        contract = next(r for r in rs if r["id"] == "contract")
-        keys = {o["key"]: o for o in contract["options"]}
-        assert keys["twos_wild"]["type"] == "bool" and keys["ace_mode"]["type"] == "choice"
-        assert keys["deals"]["type"] == "int"
+def test_hints_rulesets_stats_and_rematch(sqlite_served: str) -> None:  # noqa: F811
+    base = sqlite_served
+    rs = http_json("GET", base + "/api/rulesets")[1]["rulesets"]
+    assert [r["id"] for r in rs] == rk.variant_ids()
+    contract = next(r for r in rs if r["id"] == "contract")
+    keys = {o["key"]: o for o in contract["options"]}
+    assert keys["twos_wild"]["type"] == "bool" and keys["ace_mode"]["type"] == "choice"
+    assert keys["deals"]["type"] == "int"
 
-        tid = create_table(base, ruleset="basic", seats=["human", "bot:medium"], seed=6,
-                           options={"target": 20})
-        _, token = join_table(base, tid, "Zoe")
+    tid = create_table(base, ruleset="basic", seats=["human", "bot:medium"], seed=6,
+                       options={"target": 20})
+    _, token = join_table(base, tid, "Zoe")
 
-        async def run() -> list[dict[str, Any]]:
-            c = SeatClient(base, tid, token, bot_chooser("medium", 0), keep=True)
-            await asyncio.wait_for(c.run(), 60)
-            return c.messages
+    async def run() -> list[dict[str, Any]]:
+        c = SeatClient(base, tid, token, bot_chooser("medium", 0), keep=True)
+        await asyncio.wait_for(c.run(), 60)
+        return c.messages
 
-        msgs = asyncio.run(run())
-        hinted = [m for m in msgs if m["type"] == "state" and m["legal"] and m["window"] is None]
-        assert hinted and all(m["hint"]["action"] and m["hint"]["why"] for m in hinted if m.get("hint"))
-        info = table_state(base, tid)
-        stats = http_json("GET", base + "/api/stats/Zoe")[1]
-        assert stats["rulesets"] == [{"ruleset": "basic", "games": 1, "wins": int(0 in info["winners"]),
-                                      "mean_score": float(info["scores"][0])}]
-        assert http_json("POST", f"{base}/api/tables/{tid}/rematch", {"token": "nope"})[0] == 403
-        s1, r1 = http_json("POST", f"{base}/api/tables/{tid}/rematch", {"token": token})
-        s2, r2 = http_json("POST", f"{base}/api/tables/{tid}/rematch", {"token": token})
-        assert s1 == s2 == 201 and r1["id"] == r2["id"] != tid
-        again = table_state(base, r1["id"])
-        assert again["status"] == "waiting" and [s["kind"] for s in again["seats"]] == ["human", "bot:medium"]
-        assert table_state(base, tid)["rematch"] == r1["id"]
-        assert json.dumps(again).find("seed") == -1  # the deal's seed is never told before the end
+    msgs = asyncio.run(run())
+    hinted = [m for m in msgs if m["type"] == "state" and m["legal"] and m["window"] is None]
+    assert hinted and all(m["hint"]["action"] and m["hint"]["why"] for m in hinted if m.get("hint"))
+    info = table_state(base, tid)
+    stats = http_json("GET", base + "/api/stats/Zoe")[1]
+    assert stats["rulesets"] == [{"ruleset": "basic", "games": 1, "wins": int(0 in info["winners"]),
+                                  "mean_score": float(info["scores"][0])}]
+    assert http_json("POST", f"{base}/api/tables/{tid}/rematch", {"token": "nope"})[0] == 403
+    s1, r1 = http_json("POST", f"{base}/api/tables/{tid}/rematch", {"token": token})
+    s2, r2 = http_json("POST", f"{base}/api/tables/{tid}/rematch", {"token": token})
+    assert s1 == s2 == 201 and r1["id"] == r2["id"] != tid
+    again = table_state(base, r1["id"])
+    assert again["status"] == "waiting" and [s["kind"] for s in again["seats"]] == ["human", "bot:medium"]
+    assert table_state(base, tid)["rematch"] == r1["id"]
+    assert json.dumps(again).find("seed") == -1  # the deal's seed is never told before the end

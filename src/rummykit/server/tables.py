@@ -259,8 +259,8 @@ class Table:
         """After any change: settle the engine, commit, tell everyone, schedule timers."""
         self._settle()
         self._commit()
+        self._schedule()  # before telling: it sets the turn's deadline
         self.broadcast()
-        self._schedule()
 
     # -- connections ------------------------------------------------------------------------
 
