@@ -301,7 +301,7 @@ def test_a_restarted_server_brings_an_unfinished_table_back_exactly(db_url: str)
 
     with running_server(db_url) as base:
         tid = create_table(base, ruleset="contract", seats=["human", "bot:medium", "human", "bot:easy"],
-                           seed=8, hints=False, options={"deals": 2}, claim_seconds=30)
+                           seed=8, hints=False, options={"deals": 1}, claim_seconds=30)
         tokens = [join_table(base, tid, n)[1] for n in ("Ann", "Bob")]
         asyncio.run(half(base, tid, tokens))
         asyncio.run(asyncio.sleep(0.3))
