@@ -215,7 +215,7 @@ class Table:
         out = {"id": self.id, "ruleset": self.variant.id, "name": self.name, "players": self.game.n,
                "rematch": self.rematch, "hints": bool(self.settings.get("hints")),
                "claim_seconds": self.settings["claim_seconds"],
-               "turn_seconds": self.settings["turn_seconds"]}
+               "turn_seconds": self.settings["turn_seconds"], "options": self.settings.get("options") or {}}
         if "rules" in self.settings.get("setup_rules", {}):
             out["rules"] = self.settings["setup_rules"]["rules"]
         return out
@@ -224,7 +224,7 @@ class Table:
         from ..players.heuristic import HeuristicPlayer
 
         try:
-            a, why = HeuristicPlayer(self._bot_seed(seat), self.variant).explain(
+            a, why = HeuristicPlayer(self._bot_seed(seat), self.game.variant).explain(
                 view, self.game.legal_actions())
         except Exception:  # a hint is a nicety; never let it break the table
             log.exception("hint failed")
@@ -462,7 +462,7 @@ class Table:
         g = self.game
         if g.phase == "call":
             return g.call_kind or "shanghai"
-        b = self.variant.spec.buying
+        b = self.game.spec.buying
         return "may_i" if b is None or b.verb == "May I" else "buy"
 
     def _open_window(self, restored: dict[int, str] | None = None, state_id: int | None = None) -> None:
@@ -577,7 +577,7 @@ class Table:
         self.turn_deadline = None
 
     async def _choose(self, level: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
-        bot = make_player(level, seed=self._bot_seed(seat), variant=self.variant)
+        bot = make_player(level, seed=self._bot_seed(seat), variant=self.game.variant)  # house rules too
         if level == "hard":
             return await asyncio.get_running_loop().run_in_executor(None, bot.choose, view, legal)
         return bot.choose(view, legal)
