@@ -100,14 +100,27 @@ class Window:
                 "answered_seats": sorted(self.answers)}
 
 
+OVERFLOW = "\x00overflow"  # the writer closes a connection that fell this far behind (code 1013)
+MAX_BEHIND = 200
+
+
 @dataclass(eq=False)
 class Conn:
     """One websocket connection: its seat (None: a spectator) and its outgoing queue."""
 
     seat: int | None
     out: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    behind: bool = False
 
     def send(self, msg: dict[str, Any] | str) -> None:
+        """Queue a message; a client that does not read is cut off (it reconnects and gets
+        the whole state again) rather than let its queue grow without end."""
+        if self.behind:
+            return
+        if self.out.qsize() >= MAX_BEHIND:
+            self.behind = True
+            self.out.put_nowait(OVERFLOW)
+            return
         self.out.put_nowait(msg if isinstance(msg, str) else json.dumps(msg))
 
 
