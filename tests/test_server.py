@@ -456,3 +456,16 @@ def test_seats_handed_to_a_bot_during_a_claim_window_answer_at_once(sqlite_serve
                        hints=False)
     tokens = [join_table(sqlite_served, tid, f"P{i}")[1] for i in range(4)]
     asyncio.run(run(sqlite_served, tid, tokens))
+
+
+def test_a_hard_bot_seat_thinks_in_a_thread_and_moves(sqlite_served: str) -> None:  # noqa: F811
+    async def run(tid: str) -> None:
+        watcher = await Raw.open(sqlite_served, tid, None)
+        m = await watcher.until(lambda m: any(e.get("seat") == 0 for e in m["view"]["log"]), timeout=60)
+        assert m["seats"][0]["kind"] == "bot:hard" and m["status"] == "playing"
+        await watcher.close()
+
+    tid = create_table(sqlite_served, ruleset="basic", seats=["bot:hard", "bot:easy"], seed=3, bot_delay=0,
+                       names={"0": "Deep"})
+    asyncio.run(run(tid))
+    assert table_state(sqlite_served, tid)["seats"][0]["name"] == "Deep"
