@@ -150,7 +150,7 @@ RK.Lobby = (function () {
         h("div.field.check", null, timerOn, h("label", { for: "c-timer-on" }, "Turn timer")),
         field("Seconds per turn", timerSec),
         h("div.field.check", null, hints, h("label", { for: "c-hints" }, "Hints"))),
-      h("details", null, h("summary", null, "More settings"),
+      h("details#c-more", null, h("summary", null, "More settings"),
         field("Seed", seed), field("Bot delay (seconds)", botDelay),
         field("Claim countdown (seconds)", claimSec), field("Grace before a bot stands in (seconds)", graceSec)),
       msg,

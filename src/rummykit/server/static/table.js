@@ -95,6 +95,9 @@ RK.Table = (function () {
 
   function onState(m) {
     const old = T.msg;
+    document.body.dataset.stateId = m.state_id; // for tests and scripts: the state on screen
+    document.body.dataset.status = m.status;
+    document.body.dataset.pending = "";
     T.msg = m;
     T.pending = false;
     if (typeof m.now === "number") T.offset = m.now - Date.now() / 1000;
@@ -113,6 +116,8 @@ RK.Table = (function () {
 
   function onError(m) {
     T.pending = false;
+    document.body.dataset.errors = String(+(document.body.dataset.errors || 0) + 1);
+    document.body.dataset.pending = "";
     T.error = m.message || m.code || "refused";
     render();
     const el = document.getElementById("error");
@@ -130,6 +135,7 @@ RK.Table = (function () {
     const sid = w && !w.answered ? w.state_id : m.state_id;
     T.error = "";
     T.pending = true;
+    document.body.dataset.pending = "1";
     T.ws.send(JSON.stringify({ type: "act", state_id: sid, action }));
     render();
   }

@@ -1,0 +1,351 @@
+"""The browser app, driven by Playwright in Debian's Chromium against a real server on
+127.0.0.1 (a free port, a temporary SQLite file).
+
+Chromium comes from Debian (`apt-get install -y chromium fonts-liberation`; `.ci/run`
+installs it); Playwright's own browser download is never used. Without Chromium or
+Playwright these tests are skipped, except in CI (CI set), where they fail."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def chromium_path() -> str | None:
+    for p in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium"):
+        if Path(p).exists():
+            return p
+    return shutil.which("chromium")
+
+
+def _missing(what: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is missing: CI must run the browser tests (.ci/run installs it)")
+    pytest.skip(f"{what} is missing")
+
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("playwright is not installed", allow_module_level=True)
+
+
+# ---------------------------------------------------------------------------- fixtures
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A real uvicorn server on 127.0.0.1 in a thread, on a temporary SQLite file."""
+    import uvicorn
+
+    from rummykit.server.app import create_app
+
+    db = tmp_path_factory.mktemp("browser") / "server.db"
+    app = create_app(f"sqlite:///{db}")
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    t0 = time.monotonic()
+    while not srv.started:
+        if not th.is_alive() or time.monotonic() - t0 > 30:
+            pytest.fail("the server did not start")
+        time.sleep(0.05)
+    try:
+        yield {"base": f"http://127.0.0.1:{port}", "app": app}
+    finally:
+        srv.should_exit = True
+        th.join(15)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    exe = chromium_path()
+    if exe is None:
+        _missing("Chromium (/usr/bin/chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
+    """Fresh browser contexts (each its own localStorage: one person each), closed after."""
+    made: list[BrowserContext] = []
+
+    def make() -> BrowserContext:
+        c = browser.new_context(viewport={"width": 1100, "height": 900})
+        c.set_default_timeout(15_000)
+        made.append(c)
+        return c
+
+    yield make  # type: ignore[misc]
+    for c in made:
+        c.close()
+
+
+# ---------------------------------------------------------------------------- helpers
+
+def api(base: str, method: str, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+
+def make_table(base: str, **body: Any) -> str:
+    body.setdefault("bot_delay", 0)
+    body.setdefault("claim_seconds", 0.5)  # a person who does not answer passes soon
+    return str(api(base, "POST", "/api/tables", body)["id"])
+
+
+def watch_messages(page: Page) -> list[dict[str, Any]]:
+    """Every websocket message the page receives, parsed."""
+    got: list[dict[str, Any]] = []
+
+    def on_ws(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: got.append(json.loads(payload)))
+
+    page.on("websocket", on_ws)
+    return got
+
+
+def join(page: Page, base: str, tid: str, name: str) -> None:
+    page.goto(f"{base}/t/{tid}")
+    page.fill("#j-name", name)
+    page.click("#join-form button[type=submit]")
+    page.wait_for_selector(f"#seats li.me >> text={name}")
+
+
+def hand_on_screen(page: Page) -> list[str]:
+    return page.locator("#cards button.card").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def state_id(page: Page) -> int:
+    return int(page.evaluate("() => +(document.body.dataset.stateId || -1)"))
+
+
+# What the page offers now, read in one go: 'result' (the deal is over), or the kind of
+# move it waits for, with the hint and the state it belongs to; null while a move is on its way.
+READY = """() => {
+  const b = document.body.dataset;
+  if (b.pending === "1") return null;
+  const q = (s) => document.querySelector(s);
+  const hint = q('#hint code') ? q('#hint code').textContent : null;
+  const out = (kind) => ({kind, hint, sid: +b.stateId});
+  if (q('#result')) return out('result');
+  if (q('#claim button.act:not([disabled])')) return out('claim');
+  if (q('#actions button.act[data-action^="draw"]:not([disabled])')) return out('draw');
+  if (q('#actions button.act:not([disabled])')) return out('play');
+  if (q('#hand button.card[data-discard]')) return out('discard');
+  return null;
+}"""
+
+
+def click_and_wait(page: Page, selector: str, sid: int) -> bool:
+    """Click, then wait for the server's next state (or a refusal shown on the page).
+    False when the page changed under the click (a newer state came first)."""
+    errors = page.evaluate("() => +(document.body.dataset.errors || 0)")
+    if state_id(page) != sid or not page.locator(selector).count():
+        return False
+    page.click(selector)
+    page.wait_for_function(
+        "([sid, errs]) => +document.body.dataset.stateId !== sid || +(document.body.dataset.errors || 0) !== errs",
+        arg=[sid, errors])
+    return True
+
+
+def play_one_move(page: Page) -> str:
+    """One move by clicking, as a person would: take the hint when there is one, else
+    draw, meld or lay off what the page offers, else discard the last card."""
+    for _ in range(20):
+        now = page.wait_for_function(READY).json_value()
+        kind, hint, sid = now["kind"], now["hint"] or "", now["sid"]
+        if kind == "result":
+            return kind
+        if kind == "claim":
+            if click_and_wait(page, '#claim button[data-action="pass"]', sid):
+                return kind
+            continue
+        page.keyboard.press("Escape")  # no card selected
+        if hint.startswith("discard "):
+            page.click(f'#cards button.card[data-card="{hint.split()[1]}"]')
+            if click_and_wait(page, '#actions button[data-action="discard"]:not([disabled])', sid):
+                return "discard"
+            continue
+        if hint and click_and_wait(page, f'#actions button.act[data-action="{hint}"]', sid):
+            return kind
+        if kind == "draw":
+            done = click_and_wait(page, '#actions button[data-action="draw"]', sid)
+        elif kind == "play" and page.locator("#actions button.meld, #actions button[data-action^='layoff']").count():
+            done = click_and_wait(page, "#actions button.meld, #actions button[data-action^='layoff'] >> nth=0", sid)
+        else:
+            page.locator("#cards button.card[data-discard]").last.click()
+            done = click_and_wait(page, '#actions button[data-action="discard"]:not([disabled])', sid)
+        if done:
+            return kind
+    raise AssertionError("no move went through in 20 tries")
+
+
+# ---------------------------------------------------------------------------- tests
+
+def test_lobby_creates_a_table_against_three_bots_and_a_whole_deal_is_played_by_clicking(
+        server: dict[str, Any], contexts: Any) -> None:
+    base = server["base"]
+    page = contexts().new_page()
+    page.goto(base + "/")
+    page.fill("#c-name", "Ann")
+    page.select_option("#c-ruleset", "basic")
+    page.select_option("#c-players", "4")
+    for i in (1, 2, 3):
+        assert page.input_value(f"#c-seat-{i}") == "bot:medium"
+    page.click("#c-more summary")
+    page.fill("#c-seed", "3")
+    page.fill("#c-bot-delay", "0")
+    page.click("#c-submit")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#hand")
+    assert page.inner_text("#contract") == "No contract: meld any sets and runs."
+    assert page.locator("#seats li.seat").count() == 4
+    assert "Ann (you)" in page.inner_text("#seats")
+    moves = 0
+    while play_one_move(page) != "result":
+        moves += 1
+        assert moves < 200, "the deal did not end"
+    # the deal's result shows every hand and the points
+    rows = page.locator("#result tbody tr")
+    assert rows.count() == 4
+    assert "Deal 1 result" in page.inner_text("#result")
+    assert page.locator("#result .badge").count() <= 1
+    assert page.locator("#result tbody td .face").count() > 0  # the hands left, card by card
+    assert "Deal 2" in page.inner_text("#log")  # the next deal has begun
+
+
+def test_two_people_at_one_table_each_see_only_their_own_hand(server: dict[str, Any], contexts: Any) -> None:
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "human", "bot:medium", "bot:medium"], seed=11)
+    ann, bob = contexts().new_page(), contexts().new_page()
+    seen_ann, seen_bob = watch_messages(ann), watch_messages(bob)
+    join(ann, base, tid, "Ann")
+    join(bob, base, tid, "Bob")
+    ann.wait_for_selector("#cards button.card")
+    bob.wait_for_selector("#cards button.card")
+    table = server["app"].state.hub.get(tid)
+    ann.wait_for_function("n => document.querySelectorAll('#cards button.card').length === n",
+                          arg=len(table.game.hands[0]))
+    bob.wait_for_function("n => document.querySelectorAll('#cards button.card').length === n",
+                          arg=len(table.game.hands[1]))
+    a, b = hand_on_screen(ann), hand_on_screen(bob)
+    assert sorted(a) == sorted(str(c) for c in table.game.hands[0])
+    assert sorted(b) == sorted(str(c) for c in table.game.hands[1])
+    # what each page was sent once seated: its own seat, its own hand, never the other's
+    # (before joining, a page watches as a spectator: no hand at all)
+    def seated(seen: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        states = [m for m in seen if m["type"] == "state"]
+        first = next(i for i, m in enumerate(states) if m["seat"] is not None)
+        assert all(m["seat"] is None and m["view"]["hand"] == [] for m in states[:first])
+        return states[first:]
+
+    states_a, states_b = seated(seen_ann), seated(seen_bob)
+    assert {m["seat"] for m in states_a} == {0} and {m["seat"] for m in states_b} == {1}
+    assert all(m["view"]["seat"] == 0 for m in states_a)
+    assert all(m["view"]["seat"] == 1 for m in states_b)
+    # the other player appears by name and hand size only
+    assert "Bob" in ann.inner_text("#seats") and "Ann" in bob.inner_text("#seats")
+    assert ann.locator("#seats [data-seat='1'] .face").count() == len(
+        states_a[-1]["view"]["known"][1])
+
+
+def test_a_refused_move_shows_the_engines_sentence(server: dict[str, Any], contexts: Any) -> None:
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=4)
+    page = contexts().new_page()
+    join(page, base, tid, "Cleo")
+    page.wait_for_selector('#actions button[data-action="draw"]')
+    page.click("#typebox summary")
+    page.fill("#typed", "discard 7H")
+    page.press("#typed", "Enter")
+    page.wait_for_selector("#error")
+    text = page.inner_text("#error")
+    assert "draw" in text.lower(), text  # the engine says to draw first
+    # nothing changed: still the draw
+    assert page.locator('#actions button[data-action="draw"]').count() == 1
+
+
+def test_reload_in_the_middle_of_a_game_keeps_the_seat(server: dict[str, Any], contexts: Any) -> None:
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "bot:medium", "bot:medium", "bot:medium"], seed=7)
+    page = contexts().new_page()
+    sockets: list[Any] = []
+
+    def through(ws: Any) -> None:  # pass every websocket through, keeping a handle to cut it
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), through)
+    join(page, base, tid, "Dan")
+    for _ in range(3):
+        play_one_move(page)
+    page.wait_for_function(READY)
+    before = hand_on_screen(page)
+    kind = page.evaluate(READY)["kind"]
+    page.reload()
+    page.wait_for_selector("#cards button.card")
+    page.wait_for_function(READY)
+    assert "Dan (you)" in page.inner_text("#seats li.me")
+    assert page.locator("#join").count() == 0
+    assert page.evaluate(READY)["kind"] == kind  # the table waited for Dan
+    assert hand_on_screen(page) == before
+    # a lost connection comes back too: the page reconnects by itself, to the same seat
+    n = len(sockets)
+    page.evaluate("() => { document.body.dataset.stateId = -1; }")
+    sockets[-1].close(code=4000, reason="cut by the test")
+    page.wait_for_function("() => +document.body.dataset.stateId >= 0", timeout=20_000)
+    assert len(sockets) > n
+    assert "Dan (you)" in page.inner_text("#seats li.me")
+    assert hand_on_screen(page) == before
+    # and the seat still plays: one more move goes through
+    assert play_one_move(page) in ("draw", "play", "discard", "claim")
+
+
+def test_a_spectator_sees_no_hand(server: dict[str, Any], contexts: Any) -> None:
+    base = server["base"]
+    tid = make_table(base, ruleset="liverpool", seats=["human", "bot:medium", "bot:medium"], seed=2)
+    player = contexts().new_page()
+    join(player, base, tid, "Eve")
+    watcher = contexts().new_page()
+    seen = watch_messages(watcher)
+    watcher.goto(f"{base}/t/{tid}")
+    watcher.wait_for_selector("#spectator")
+    watcher.wait_for_selector("#seats li.seat")
+    assert watcher.locator("#hand").count() == 0
+    assert watcher.locator("button.card").count() == 0
+    assert watcher.locator("#join").count() == 0  # no free seat to take
+    states = [m for m in seen if m["type"] == "state"]
+    assert states and all(m["seat"] is None and m["view"]["hand"] == [] and m["legal"] == [] for m in states)
+    assert "Eve" in watcher.inner_text("#seats")
