@@ -58,7 +58,6 @@ def free_port() -> int:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """A real uvicorn server on 127.0.0.1 in a thread, on a temporary SQLite file."""
     import uvicorn
-
     from rummykit.server.app import create_app
 
     db = tmp_path_factory.mktemp("browser") / "server.db"
@@ -167,6 +166,9 @@ READY = """() => {
 }"""
 
 
+LAY = "#actions button.meld, #actions button[data-action^='layoff']"
+
+
 def click_and_wait(page: Page, selector: str, sid: int) -> bool:
     """Click, then wait for the server's next state (or a refusal shown on the page).
     False when the page changed under the click (a newer state came first)."""
@@ -175,7 +177,8 @@ def click_and_wait(page: Page, selector: str, sid: int) -> bool:
         return False
     page.click(selector)
     page.wait_for_function(
-        "([sid, errs]) => +document.body.dataset.stateId !== sid || +(document.body.dataset.errors || 0) !== errs",
+        "([sid, errs]) => +document.body.dataset.stateId !== sid"
+        " || +(document.body.dataset.errors || 0) !== errs",
         arg=[sid, errors])
     return True
 
@@ -202,8 +205,8 @@ def play_one_move(page: Page) -> str:
             return kind
         if kind == "draw":
             done = click_and_wait(page, '#actions button[data-action="draw"]', sid)
-        elif kind == "play" and page.locator("#actions button.meld, #actions button[data-action^='layoff']").count():
-            done = click_and_wait(page, "#actions button.meld, #actions button[data-action^='layoff'] >> nth=0", sid)
+        elif kind == "play" and page.locator(LAY).count():
+            done = click_and_wait(page, f"{LAY} >> nth=0", sid)
         else:
             page.locator("#cards button.card[data-discard]").last.click()
             done = click_and_wait(page, '#actions button[data-action="discard"]:not([disabled])', sid)
@@ -299,7 +302,7 @@ def test_a_refused_move_shows_the_engines_sentence(server: dict[str, Any], conte
 
 def test_reload_in_the_middle_of_a_game_keeps_the_seat(server: dict[str, Any], contexts: Any) -> None:
     base = server["base"]
-    tid = make_table(base, ruleset="contract", seats=["human", "bot:medium", "bot:medium", "bot:medium"], seed=7)
+    tid = make_table(base, ruleset="contract", seats=["human", *["bot:medium"] * 3], seed=7)
     page = contexts().new_page()
     sockets: list[Any] = []
 
