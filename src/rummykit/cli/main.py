@@ -14,6 +14,7 @@ from rich.table import Table
 from .. import __version__
 from ..rules.registry import RulesError, Variant, get_variant, load_variant, variant_ids
 from ..store import StoreError
+from . import online
 from . import play as play_cmds
 from .describe import describe_rules
 from .simulate import run_simulation
@@ -310,6 +311,8 @@ main.add_command(play_cmds.resume)
 main.add_command(play_cmds.games)
 main.add_command(play_cmds.replay)
 main.add_command(play_cmds.stats)
+main.add_command(online.serve)
+main.add_command(online.join)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

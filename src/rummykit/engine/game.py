@@ -1251,9 +1251,10 @@ class Game:
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` sees: its own hand, everything public, nothing hidden."""
-        if not 0 <= seat < self.n:
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees: its own hand, everything public, nothing hidden.
+        ``None``: a spectator's view, the public facts only."""
+        if seat is not None and not 0 <= seat < self.n:
             raise ValueError(f"seat must be 0-{self.n - 1}, not {seat}")
         return build_view(self, seat)
 

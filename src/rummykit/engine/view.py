@@ -79,7 +79,8 @@ def _stands_for(kind: str, suit: int, lo: int, rank: int, n: int) -> tuple[str, 
     return (str(Rank(rank)),) * n
 
 
-def build_view(g: Game, seat: int) -> dict[str, Any]:
+def build_view(g: Game, seat: int | None) -> dict[str, Any]:
+    """``seat``'s view; ``None``: a spectator's, public facts only (no hand, no own-turn facts)."""
     sp = g.spec
     lim = g._buy_limit() if sp.buying is not None and sp.buy_allowed(g.round_no) else None
     own_turn = seat == g.current and g.phase in ("draw", "play")
@@ -95,7 +96,7 @@ def build_view(g: Game, seat: int) -> dict[str, Any]:
         "current_player": g.current_player,
         "turn": g.current,
         "phase": "over" if g.is_over else g.phase,
-        "hand": [TEXT[c] for c in sorted_cards(g.hands[seat])],
+        "hand": [] if seat is None else [TEXT[c] for c in sorted_cards(g.hands[seat])],
         "hand_sizes": [len(h) for h in g.hands],
         "stock_size": len(g.stock),
         "discard_top": str(g.discard[-1]) if g.discard else None,

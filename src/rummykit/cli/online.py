@@ -1,0 +1,98 @@
+"""``rummykit serve`` (the server) and ``rummykit join`` (a seat at a server's table)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+import click
+
+LEVELS = ("easy", "medium", "hard")
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0 to let other machines in).")
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--db", "db_url", default=None, metavar="URL",
+              help="sqlite:///path.db or postgresql://user@host/db (default: server.db in the data folder).")
+def serve(host: str, port: int, db_url: str | None) -> None:
+    """Serve tables in the browser: open http://HOST:PORT/ and share a table's link."""
+    import uvicorn
+
+    from ..server import create_app
+
+    app = create_app(db_url)
+    click.echo(f"rummykit: open http://{host}:{port}/ in a browser "
+               "(Ctrl+C stops; unfinished tables are kept)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _describe(msg: dict[str, Any]) -> str:
+    v = msg["view"]
+    seats = msg["seats"]
+    lines = [f"-- state {msg['state_id']}: deal {v['round']}, {v['contract']}; "
+             f"{seats[v['current_player']]['name'] or 'seat ' + str(v['current_player'])} to act"]
+    for ev in v["log"][-4:]:
+        lines.append(f"   {ev['text']}")
+    lines.append(f"   discard: {v['discard_top'] or '(empty)'}   stock: {v['stock_size']}   "
+                 f"hands: {' '.join(str(n) for n in v['hand_sizes'])}")
+    for m, info in zip(v["melds"], v["meld_info"], strict=False):
+        lines.append(f"   meld {info['number']} (seat {info['owner']}): {' '.join(m)}")
+    lines.append(f"   your hand: {' '.join(v['hand'])}")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("url")
+@click.option("--name", required=True, help="Your name at the table.")
+@click.option("--bot", type=click.Choice(LEVELS), default=None,
+              help="Let a bot play the seat (without it you play in the terminal).")
+@click.option("--seat", type=int, default=None, help="A particular free seat.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The bot's seed.")
+def join(url: str, name: str, bot: str | None, seat: int | None, seed: int) -> None:
+    """Take a seat at a table on a server (URL: the table's link) and play it."""
+    from ..server.client import JoinError, SeatClient, bot_chooser, join_table, split_table_url
+
+    try:
+        base, tid = split_table_url(url)
+        seat_no, token = join_table(base, tid, name, seat)
+    except JoinError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"Seat {seat_no} at table {tid} as {name}" + (f", played by the {bot} bot" if bot else ""))
+
+    shown = [-1]
+
+    def on_message(msg: dict[str, Any]) -> None:
+        if msg.get("type") == "error":
+            click.echo(f"Refused ({msg['code']}): {msg['message']}")
+        elif msg.get("type") == "state" and msg["status"] == "over":
+            v = msg["view"]
+            pairs = zip(msg["seats"], v["scores"], strict=False)
+            click.echo("Game over. Scores: " + ", ".join(f"{s['name'] or i}: {sc}"
+                                                         for i, (s, sc) in enumerate(pairs)))
+
+    async def person(msg: dict[str, Any]) -> str | None:
+        if shown[0] != msg["state_id"]:
+            click.echo(_describe(msg))
+            shown[0] = msg["state_id"]
+        legal = msg["legal"]
+        for i, a in enumerate(legal, 1):
+            click.echo(f"  {i}. {a}")
+        line = await asyncio.to_thread(sys.stdin.readline)
+        if not line:
+            raise SystemExit(0)
+        text = line.strip()
+        if text.isdigit() and 1 <= int(text) <= len(legal):
+            return legal[int(text) - 1]
+        return text or None
+
+    chooser = bot_chooser(bot, seed) if bot else person
+    client = SeatClient(base, tid, token, chooser, on_message=on_message)
+    try:
+        asyncio.run(client.run())
+    except JoinError as e:
+        raise click.ClickException(str(e)) from None
+    except KeyboardInterrupt:
+        click.echo("Left the table; the seat is kept (a bot plays it after the grace period).")

@@ -1,0 +1,372 @@
+"""The ASGI app: REST routes, the websocket, the browser app's files (see docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tomllib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, get_args, get_origin
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from ..rules.registry import ORDER, RulesError, Variant, _merge, _raw_builtin, build_spec, get_variant
+from ..rules.spec import RuleSpec
+from .storage import Storage
+from .tables import BOT_LEVELS, Conn, Hub, Refused, Table
+
+STATIC = Path(__file__).parent / "static"
+SEAT_KINDS = ("human", *(f"bot:{x}" for x in BOT_LEVELS))
+MAX_RULES_TEXT = 64_000
+
+
+class Invalid(ValueError):
+    """A request the server refuses with 422; the message names the problem."""
+
+
+def _err(status: int, detail: str) -> JSONResponse:
+    return JSONResponse({"detail": detail}, status_code=status)
+
+
+def _number(body: dict[str, Any], key: str, default: float | None, lo: float, hi: float,
+            *, nullable: bool = False) -> float | None:
+    v = body.get(key, default)
+    if v is None:
+        if nullable:
+            return None
+        raise Invalid(f"{key} must be a number")
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
+        raise Invalid(f"{key} must be a number from {lo:g} to {hi:g}" + (" or null" if nullable else "")
+                      + f", not {json.dumps(v)}")
+    return float(v)
+
+
+def variant_from_rules_text(text: str) -> Variant:
+    """A house-rules file sent as TOML text; it may extend a built-in ruleset only (never a path)."""
+    if len(text) > MAX_RULES_TEXT:
+        raise Invalid(f"rules: the house-rules text is longer than {MAX_RULES_TEXT} characters")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise Invalid(f"rules: not valid TOML: {e}") from None
+    parent = data.pop("extends", None)
+    if parent is not None:
+        if parent not in ORDER:
+            raise Invalid(f"rules: extends must be a built-in ruleset ({', '.join(ORDER)}), not {parent!r}")
+        data = _merge(_raw_builtin(parent), data)
+    try:
+        return Variant(build_spec(data, "rules"), data)
+    except RulesError as e:
+        raise Invalid(str(e)) from None
+
+
+def parse_create(body: Any) -> dict[str, Any]:
+    """The POST /api/tables body, checked; Invalid names the first problem."""
+    if not isinstance(body, dict):
+        raise Invalid("the body must be a JSON object")
+    known = {"ruleset", "rules", "players", "seats", "options", "seed", "bot_delay", "claim_seconds",
+             "grace_seconds", "turn_seconds", "hints", "names", "name"}
+    extra = sorted(set(body) - known)
+    if extra:
+        raise Invalid(f"unknown field {extra[0]!r}; the fields are {', '.join(sorted(known))}")
+    rules = body.get("rules")
+    if rules is not None:
+        if not isinstance(rules, str):
+            raise Invalid("rules must be the TOML text of a house-rules file")
+        variant = variant_from_rules_text(rules)
+    else:
+        rs = body.get("ruleset")
+        if not isinstance(rs, str):
+            raise Invalid(f"ruleset is required: one of {', '.join(ORDER)} (or send rules)")
+        try:
+            variant = get_variant(rs)
+        except ValueError as e:
+            raise Invalid(str(e)) from None
+    seats = body.get("seats")
+    if not isinstance(seats, list) or not seats:
+        raise Invalid(f"seats must be a list with one entry per player, each one of {', '.join(SEAT_KINDS)}")
+    for i, s in enumerate(seats):
+        if s not in SEAT_KINDS:
+            raise Invalid(f"seats[{i}] is {json.dumps(s)}; each seat is one of {', '.join(SEAT_KINDS)}")
+    players = body.get("players", len(seats))
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise Invalid("players must be an integer")
+    if players != len(seats):
+        raise Invalid(f"players is {players} but seats lists {len(seats)}")
+    lo, hi = variant.spec.players
+    if not lo <= players <= hi:
+        raise Invalid(f"{variant.id} is for {lo}-{hi} players, not {players}")
+    options = body.get("options") or {}
+    if not isinstance(options, dict):
+        raise Invalid("options must be an object of house-rule keys and values")
+    for k in ("id", "name", "players", "pack"):
+        if k in options:
+            raise Invalid(f"options: {k} cannot be changed at a table")
+    try:
+        variant.with_options(options)
+    except RulesError as e:
+        raise Invalid(str(e)) from None
+    seed = body.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63):
+        raise Invalid("seed must be a whole number from 0 to 2**63-1")
+    hints = body.get("hints", True)
+    if not isinstance(hints, bool):
+        raise Invalid("hints must be true or false")
+    names_in = body.get("names") or {}
+    if not isinstance(names_in, dict):
+        raise Invalid('names must be an object like {"1": "Robo"}')
+    names: dict[int, str] = {}
+    for k, v in names_in.items():
+        if not str(k).isdigit() or not 0 <= int(k) < players:
+            raise Invalid(f"names: {k!r} is not a seat 0-{players - 1}")
+        names[int(k)] = check_name(v, f"names[{k}]")
+    name = body.get("name")
+    if name is not None:
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= 80:
+            raise Invalid("name must be a table name of 1-80 characters")
+        name = name.strip()
+    settings = {
+        "bot_delay": _number(body, "bot_delay", 0.6, 0, 10),
+        "claim_seconds": _number(body, "claim_seconds", 5, 0.1, 120),
+        "grace_seconds": _number(body, "grace_seconds", 30, 0, 86400),
+        "turn_seconds": _number(body, "turn_seconds", None, 1, 86400, nullable=True),
+        "hints": hints,
+    }
+    return {"variant": variant, "players": players, "seats": seats, "options": options, "seed": seed,
+            "settings": settings, "names": names, "name": name, "rules": rules}
+
+
+def check_name(v: Any, what: str = "name") -> str:
+    if not isinstance(v, str) or not 0 < len(v.strip()) <= 40 or any(ord(c) < 32 for c in v):
+        raise Invalid(f"{what} must be 1-40 printable characters")
+    return v.strip()
+
+
+def ruleset_options(variant: Variant) -> list[dict[str, Any]]:
+    """The house rules a table may set: the spec's plain switches, numbers and choices."""
+    out = []
+    spec = variant.spec
+    skip = {"id", "name", "source", "notes", "players"}
+    for key, f in RuleSpec.model_fields.items():
+        if key in skip:
+            continue
+        ann = f.annotation
+        default = getattr(spec, key)
+        entry: dict[str, Any] = {"key": key, "default": default, "help": key.replace("_", " ").capitalize()}
+        if ann is bool:
+            entry["type"] = "bool"
+        elif ann is int or (get_origin(ann) is not None and set(get_args(ann)) == {int, type(None)}):
+            entry["type"] = "int"
+            entry["nullable"] = type(None) in get_args(ann)
+            for m in f.metadata:
+                if getattr(m, "ge", None) is not None:
+                    entry["min"] = m.ge
+                if getattr(m, "le", None) is not None:
+                    entry["max"] = m.le
+        elif get_origin(ann) is not None and str(get_origin(ann)).endswith("Literal"):
+            entry["type"] = "choice"
+            entry["choices"] = list(get_args(ann))
+        else:
+            continue
+        out.append(entry)
+    return out
+
+
+def create_app(db_url: str | None = None, *, static_dir: str | Path | None = None) -> FastAPI:
+    """The server app on the database at ``db_url`` (SQLite in the user's data folder by default)."""
+    static = Path(static_dir) if static_dir is not None else STATIC
+    holder: dict[str, Hub] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(db_url)
+        hub = Hub(storage)
+        hub.restore()
+        hub.start()
+        holder["hub"] = hub
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            hub.stop()
+            storage.close()
+
+    app = FastAPI(title="rummykit", lifespan=lifespan, docs_url=None, redoc_url=None)
+
+    def hub() -> Hub:
+        return holder["hub"]
+
+    async def body_of(request: Request) -> Any:
+        try:
+            return await request.json()
+        except (ValueError, UnicodeDecodeError):
+            raise Invalid("the body must be JSON") from None
+
+    def table_url(request: Request, tid: str) -> str:
+        return f"{str(request.base_url).rstrip('/')}/t/{tid}"
+
+    @app.exception_handler(Invalid)
+    async def invalid(_: Request, e: Invalid) -> JSONResponse:
+        return _err(422, str(e))
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: Request) -> JSONResponse:
+        req = parse_create(await body_of(request))
+        try:
+            t = hub().create(variant=req["variant"], setup_rules=None, players=req["players"],
+                             seats=req["seats"], options=req["options"], seed=req["seed"],
+                             settings=req["settings"], names=req["names"], name=req["name"])
+        except ValueError as e:
+            raise Invalid(str(e)) from None
+        return JSONResponse({"id": t.id, "url": table_url(request, t.id)}, status_code=201)
+
+    @app.get("/api/tables")
+    async def list_tables() -> dict[str, Any]:
+        return {"tables": hub().listing()}
+
+    def find(tid: str) -> Table | None:
+        if len(tid) > 32:
+            return None
+        return hub().get(tid)
+
+    @app.get("/api/tables/{tid}")
+    async def get_table(tid: str) -> Response:
+        t = find(tid)
+        if t is None:
+            return _err(404, f"no table {tid!r}")
+        return JSONResponse(t.summary())
+
+    @app.post("/api/tables/{tid}/join")
+    async def join(tid: str, request: Request) -> Response:
+        t = find(tid)
+        if t is None:
+            return _err(404, f"no table {tid!r}")
+        body = await body_of(request)
+        if not isinstance(body, dict):
+            raise Invalid('the body must be a JSON object like {"name": "Ann"}')
+        name = check_name(body.get("name"))
+        seat = body.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise Invalid("seat must be an integer")
+        if t.status == "over":
+            return _err(409, "the game at this table is over")
+        try:
+            seat_no, token = t.join(name, seat)
+        except Refused as r:
+            return _err(409 if r.code == "conflict" else 422, r.message)
+        return JSONResponse({"seat": seat_no, "token": token})
+
+    @app.post("/api/tables/{tid}/rematch", status_code=201)
+    async def rematch(tid: str, request: Request) -> Response:
+        t = find(tid)
+        if t is None:
+            return _err(404, f"no table {tid!r}")
+        body = await body_of(request)
+        token = body.get("token") if isinstance(body, dict) else None
+        if not isinstance(token, str) or t.seat_for_token(token) is None:
+            return _err(403, "a rematch is asked for with the token of a seat at this table")
+        if t.status != "over":
+            return _err(409, "the game at this table is not over yet")
+        if t.rematch is None:
+            s = t.settings
+            new = hub().create(
+                variant=t.variant, setup_rules=None, players=t.game.n, seats=list(s["seats"]),
+                options=s["options"], seed=None,
+                settings={k: s[k] for k in ("bot_delay", "claim_seconds", "grace_seconds", "turn_seconds",
+                                            "hints")},
+                names={i: x.name for i, x in enumerate(t.seats) if x.bot}, name=t.name)
+            t.rematch = new.id
+            t.storage.set_rematch(t.id, new.id)
+            t.broadcast()
+        return JSONResponse({"id": t.rematch, "url": table_url(request, t.rematch)}, status_code=201)
+
+    @app.get("/api/rulesets")
+    async def rulesets() -> dict[str, Any]:
+        out = []
+        for vid in ORDER:
+            v = get_variant(vid)
+            out.append({"id": vid, "name": v.name, "players": list(v.spec.players),
+                        "options": ruleset_options(v)})
+        return {"rulesets": out}
+
+    @app.get("/api/stats/{name}")
+    async def stats(name: str) -> dict[str, Any]:
+        return {"name": name, "rulesets": hub().storage.stats(name)}
+
+    @app.websocket("/ws/tables/{tid}")
+    async def ws(websocket: WebSocket, tid: str) -> None:
+        await websocket.accept()
+        t = find(tid)
+        if t is None:
+            await websocket.send_json({"type": "error", "code": "bad_request",
+                                       "message": f"no table {tid!r}"})
+            await websocket.close(code=4404)
+            return
+        token = websocket.query_params.get("token")
+        seat = None
+        if token is not None:
+            seat = t.seat_for_token(token)
+            if seat is None:
+                await websocket.send_json({"type": "error", "code": "bad_request",
+                                           "message": "this token is not a seat at this table"})
+                await websocket.close(code=4403)
+                return
+        conn = Conn(seat)
+        writer = asyncio.create_task(_writer(websocket, conn))
+        t.connect(conn)
+        try:
+            while True:
+                text = await websocket.receive_text()
+                try:
+                    data = json.loads(text)
+                except ValueError:
+                    conn.send({"type": "error", "code": "bad_request", "message": "a message must be JSON"})
+                    continue
+                t.handle(conn, data)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            t.disconnect(conn)
+            conn.out.put_nowait(None)
+            try:
+                await asyncio.wait_for(writer, 1)
+            except (TimeoutError, Exception):
+                writer.cancel()
+
+    if static.is_dir():
+        app.mount("/static", StaticFiles(directory=static), name="static")
+
+    def index() -> Response:
+        f = static / "index.html"
+        if not f.exists():
+            return Response("rummykit server: the browser app is not installed", media_type="text/plain")
+        return FileResponse(f, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/")
+    async def root() -> Response:
+        return index()
+
+    @app.get("/t/{tid}")
+    async def table_page(tid: str) -> Response:
+        return index()
+
+    @app.get("/stats/{name}")
+    async def stats_page(name: str) -> Response:
+        return index()
+
+    return app
+
+
+async def _writer(websocket: WebSocket, conn: Conn) -> None:
+    while True:
+        msg = await conn.out.get()
+        if msg is None:
+            return
+        try:
+            await websocket.send_text(msg)
+        except Exception:
+            return

@@ -1,0 +1,161 @@
+"""A websocket client that plays one seat at a table on a rummykit server.
+
+Used by ``rummykit join`` (a bot or a person in the terminal), by the tests and by the
+round-trip benchmark.  It only ever sees what the server sends its seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.actions import Action, format_action, parse_action
+from ..players import make_player
+from ..rules.registry import Variant, build_spec
+
+Chooser = Callable[[dict[str, Any]], Awaitable[str | None]]
+
+
+class JoinError(Exception):
+    """The server refused the join (or could not be reached); the message says why."""
+
+
+def split_table_url(url: str) -> tuple[str, str]:
+    """``http://host:8000/t/abc`` -> (``http://host:8000``, ``abc``)."""
+    p = urllib.parse.urlsplit(url)
+    parts = [x for x in p.path.split("/") if x]
+    if p.scheme not in ("http", "https") or len(parts) < 2 or parts[-2] != "t":
+        raise JoinError(f"{url!r} is not a table link like http://127.0.0.1:8000/t/<id>")
+    return f"{p.scheme}://{p.netloc}", parts[-1]
+
+
+def http_json(method: str, url: str, body: Any = None, timeout: float = 10) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        try:
+            return e.code, json.loads(e.read() or b"null")
+        except ValueError:
+            return e.code, None
+
+
+def join_table(base: str, tid: str, name: str, seat: int | None = None) -> tuple[int, str]:
+    body: dict[str, Any] = {"name": name}
+    if seat is not None:
+        body["seat"] = seat
+    try:
+        status, data = http_json("POST", f"{base}/api/tables/{tid}/join", body)
+    except OSError as e:
+        raise JoinError(f"cannot reach {base}: {e}") from None
+    if status != 200:
+        detail = data.get("detail") if isinstance(data, dict) else data
+        raise JoinError(f"the server refused the join ({status}): {detail}")
+    return data["seat"], data["token"]
+
+
+def ws_url(base: str, tid: str, token: str | None) -> str:
+    u = base.replace("https://", "wss://", 1).replace("http://", "ws://", 1) + f"/ws/tables/{tid}"
+    return u if token is None else u + "?token=" + urllib.parse.quote(token)
+
+
+def bot_chooser(level: str, seed: int = 0) -> Chooser:
+    """A chooser that asks a rummykit bot, from the seat's view and legal texts only."""
+
+    async def choose(msg: dict[str, Any]) -> str | None:
+        legal: list[Action] = [parse_action(t) for t in msg["legal"]]
+        table = msg.get("table") or {}
+        variant = None
+        if table.get("rules"):
+            raw = table["rules"]
+            variant = Variant(build_spec(raw, "table rules"), raw)
+        view = msg["view"]
+        bot = make_player(level, seed=seed * 1_000_003 + view["state_id"], variant=variant)
+        if level.startswith("hard"):
+            a = await asyncio.get_running_loop().run_in_executor(None, bot.choose, view, legal)
+        else:
+            a = bot.choose(view, legal)
+        return format_action(a)
+
+    return choose
+
+
+@dataclass
+class SeatClient:
+    """Plays one seat: on every state message that lets it act, asks ``choose`` and sends
+    the action.  Reconnects with backoff when the connection drops (the token keeps the seat)."""
+
+    base: str
+    table: str
+    token: str | None
+    choose: Chooser | None = None
+    on_message: Callable[[dict[str, Any]], None] | None = None
+    max_retries: int = 8
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    keep: bool = False  # keep every message in ``messages`` (tests)
+    last: dict[str, Any] | None = None
+    acted_on: int = -1
+    errors: list[dict[str, Any]] = field(default_factory=list)
+
+    async def run(self, until_over: bool = True) -> dict[str, Any] | None:
+        """Play until the game is over; returns the last state message."""
+        import websockets
+
+        delay = 0.25
+        tries = 0
+        while True:
+            try:
+                async with websockets.connect(ws_url(self.base, self.table, self.token),
+                                              max_size=2**24, open_timeout=10) as ws:
+                    tries = 0
+                    delay = 0.25
+                    done = await self._session(ws, until_over)
+                    if done:
+                        return self.last
+            except (TimeoutError, OSError, websockets.exceptions.ConnectionClosedError,
+                    websockets.exceptions.InvalidHandshake) as e:
+                if isinstance(e, websockets.exceptions.ConnectionClosedError) and e.rcvd is not None \
+                        and e.rcvd.code == 4403:
+                    raise JoinError("the server refused this seat's token") from None
+                tries += 1
+                if tries > self.max_retries:
+                    raise JoinError(f"lost the connection to {self.base} and could not get it back") from None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+
+    async def _session(self, ws: Any, until_over: bool) -> bool:
+        async for raw in ws:
+            msg = json.loads(raw)
+            if self.keep:
+                self.messages.append(msg)
+            if self.on_message is not None:
+                self.on_message(msg)
+            if msg.get("type") == "error":
+                self.errors.append(msg)
+                if msg.get("code") == "bad_request" and "token" in msg.get("message", ""):
+                    raise JoinError(msg["message"])
+                continue
+            if msg.get("type") != "state":
+                continue
+            self.last = msg
+            if msg["status"] == "over" and until_over:
+                return True
+            if self.choose is not None and msg["legal"] and msg["state_id"] > self.acted_on:
+                w = msg.get("window")
+                key = w["state_id"] if w else msg["state_id"]
+                if w and self.acted_on >= key:
+                    continue  # this offer is answered already
+                action = await self.choose(msg)
+                if action is None:
+                    continue
+                self.acted_on = msg["state_id"]
+                await ws.send(json.dumps({"type": "act", "state_id": msg["state_id"], "action": action}))
+        return False

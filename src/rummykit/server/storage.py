@@ -1,0 +1,265 @@
+"""The server's database: tables, seats, actions and open claims, through SQLAlchemy 2.
+
+SQLite (WAL) in the user's data folder by default; PostgreSQL when the URL says
+``postgresql://`` (driven by psycopg 3).  The schema is Alembic's: :func:`open_storage`
+upgrades the database to the newest migration before anything else touches it.
+Every write is its own transaction, committed before the caller tells anyone of it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(200))
+    setup: Mapped[str] = mapped_column(Text)  # a game record without its actions (JSON)
+    settings: Mapped[str] = mapped_column(Text)  # bot_delay, claim_seconds, ... (JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting | playing | over
+    state_id: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[float] = mapped_column(Float)
+    finished: Mapped[float | None] = mapped_column(Float, nullable=True)
+    scores: Mapped[str | None] = mapped_column(Text, nullable=True)  # final scores (JSON)
+    winners: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON list of seats
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next table's id
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))  # human | bot:easy | bot:medium | bot:hard
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # sha256 hex
+    autoplay: Mapped[bool] = mapped_column(default=False)  # handed to a bot by its player
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0, 1, ... in engine order
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    state_id: Mapped[int] = mapped_column(Integer)  # the table's state_id after it
+
+
+class ClaimRow(Base):
+    __tablename__ = "claims"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    window: Mapped[int] = mapped_column(Integer, primary_key=True)  # state_id the window opened at
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    answer: Mapped[str] = mapped_column(Text)
+
+
+def default_url() -> str:
+    from platformdirs import user_data_dir
+
+    d = Path(user_data_dir("rummykit"))
+    d.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{d / 'server.db'}"
+
+
+def normalise_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` go to the psycopg 3 driver."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    # WAL with synchronous=NORMAL: a committed action survives the server's crash or kill
+    # (it is in the WAL file); only a power cut may lose the last few.  FULL costs an fsync
+    # (several ms here) per action.
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+def make_engine(url: str) -> Engine:
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        eng = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(eng, "connect", _sqlite_pragmas)
+        return eng
+    return create_engine(url, pool_pre_ping=True)
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic migration (shipped in the package)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+@dataclass
+class StoredTable:
+    """An unfinished table as the database holds it, for the Hub to rebuild."""
+
+    id: str
+    ruleset: str
+    name: str
+    setup: dict[str, Any]
+    settings: dict[str, Any]
+    status: str
+    state_id: int
+    created: float
+    seats: list[SeatRow]
+    actions: list[str]
+    claims: dict[int, dict[int, str]] = field(default_factory=dict)  # window -> seat -> answer
+    rematch: str | None = None
+    last_action_state: int = 0  # the state_id stored with the last action
+
+
+class Storage:
+    """A small repository over the database; each method is one transaction."""
+
+    def __init__(self, url: str | None = None):
+        self.url = normalise_url(url or default_url())
+        self.engine = make_engine(self.url)
+        upgrade(self.engine)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Session]:
+        with self._session.begin() as s:
+            yield s
+
+    # -- writes --------------------------------------------------------------------------
+
+    def create_table(self, tid: str, ruleset: str, name: str, setup: dict[str, Any],
+                     settings: dict[str, Any], status: str, seats: Sequence[tuple[str, str]]) -> float:
+        now = time.time()
+        with self._tx() as s:
+            s.add(TableRow(id=tid, ruleset=ruleset, name=name, setup=json.dumps(setup),
+                           settings=json.dumps(settings), status=status, state_id=0, created=now))
+            s.flush()
+            for i, (kind, nm) in enumerate(seats):
+                s.add(SeatRow(table_id=tid, seat=i, kind=kind, name=nm))
+        return now
+
+    def join(self, tid: str, seat: int, name: str, token_hash: str, state_id: int,
+             status: str) -> None:
+        with self._tx() as s:
+            s.execute(update(SeatRow).where(SeatRow.table_id == tid, SeatRow.seat == seat)
+                      .values(name=name, token_hash=token_hash))
+            s.execute(update(TableRow).where(TableRow.id == tid).values(state_id=state_id, status=status))
+
+    def set_autoplay(self, tid: str, seat: int, on: bool, state_id: int) -> None:
+        with self._tx() as s:
+            s.execute(update(SeatRow).where(SeatRow.table_id == tid, SeatRow.seat == seat)
+                      .values(autoplay=on))
+            s.execute(update(TableRow).where(TableRow.id == tid).values(state_id=state_id))
+
+    def add_actions(self, tid: str, first_seq: int, moves: Sequence[tuple[int, str]], state_id: int,
+                    final: tuple[list[str], list[int]] | None = None) -> None:
+        """Engine actions ``moves`` (seat, text) from sequence number ``first_seq`` on;
+        ``final`` (scores, winners) when they ended the game."""
+        with self._tx() as s:
+            if moves:
+                s.execute(insert(ActionRow), [
+                    {"table_id": tid, "seq": first_seq + k, "seat": seat, "text": text, "state_id": state_id}
+                    for k, (seat, text) in enumerate(moves)])
+            vals: dict[str, Any] = {"state_id": state_id}
+            if final is not None:
+                vals.update(status="over", finished=time.time(), scores=json.dumps(final[0]),
+                            winners=json.dumps(final[1]))
+            s.execute(update(TableRow).where(TableRow.id == tid).values(**vals))
+
+    def add_claim(self, tid: str, window: int, seat: int, answer: str, state_id: int) -> None:
+        with self._tx() as s:
+            s.execute(insert(ClaimRow).values(table_id=tid, window=window, seat=seat, answer=answer))
+            s.execute(update(TableRow).where(TableRow.id == tid).values(state_id=state_id))
+
+    def set_state_id(self, tid: str, state_id: int) -> None:
+        with self._tx() as s:
+            s.execute(update(TableRow).where(TableRow.id == tid).values(state_id=state_id))
+
+    def set_rematch(self, tid: str, rematch: str) -> None:
+        with self._tx() as s:
+            s.execute(update(TableRow).where(TableRow.id == tid).values(rematch=rematch))
+
+    # -- reads ---------------------------------------------------------------------------
+
+    def unfinished(self) -> list[StoredTable]:
+        with self._tx() as s:
+            rows = s.scalars(select(TableRow).where(TableRow.status != "over")
+                             .order_by(TableRow.created)).all()
+            return [self._stored(s, r) for r in rows]
+
+    def load(self, tid: str) -> StoredTable | None:
+        with self._tx() as s:
+            r = s.get(TableRow, tid)
+            return None if r is None else self._stored(s, r)
+
+    def _stored(self, s: Session, r: TableRow) -> StoredTable:
+        seats = list(s.scalars(select(SeatRow).where(SeatRow.table_id == r.id).order_by(SeatRow.seat)))
+        rows = s.execute(select(ActionRow.text, ActionRow.state_id).where(ActionRow.table_id == r.id)
+                         .order_by(ActionRow.seq)).all()
+        acts = [t for t, _ in rows]
+        claims: dict[int, dict[int, str]] = {}
+        for c in s.scalars(select(ClaimRow).where(ClaimRow.table_id == r.id)):
+            claims.setdefault(c.window, {})[c.seat] = c.answer
+        return StoredTable(id=r.id, ruleset=r.ruleset, name=r.name, setup=json.loads(r.setup),
+                           settings=json.loads(r.settings), status=r.status, state_id=r.state_id,
+                           created=r.created, seats=seats, actions=acts, claims=claims,
+                           rematch=r.rematch, last_action_state=rows[-1][1] if rows else 0)
+
+    def stats(self, name: str) -> list[dict[str, Any]]:
+        """Per ruleset: finished tables where a human seat had this name; games, wins,
+        mean final score."""
+        per: dict[str, list[tuple[bool, float]]] = {}
+        with self._tx() as s:
+            q = (select(TableRow, SeatRow.seat).join(SeatRow, SeatRow.table_id == TableRow.id)
+                 .where(TableRow.status == "over", SeatRow.name == name, SeatRow.kind == "human"))
+            for row, seat in s.execute(q).all():
+                scores = json.loads(row.scores or "[]")
+                winners = json.loads(row.winners or "[]")
+                if seat < len(scores):
+                    per.setdefault(row.ruleset, []).append((seat in winners, float(Fraction(scores[seat]))))
+        out = []
+        for rs in sorted(per):
+            games = per[rs]
+            out.append({"ruleset": rs, "games": len(games), "wins": sum(w for w, _ in games),
+                        "mean_score": round(sum(x for _, x in games) / len(games), 2)})
+        return out

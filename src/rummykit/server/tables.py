@@ -1,0 +1,720 @@
+"""Tables and the Hub: one engine Game per table, its seats, connections, claims and bots.
+
+A table talks to the engine only through ``rk.new_game``/``rk.replay``, ``view(seat)``,
+``view(None)``, ``legal_actions()``, ``apply()``, ``record()``, ``current_player`` and
+``is_over``.  Every change runs synchronously on the event loop (no await in the middle):
+apply, commit to storage, then a state message to every connection.  Timed things — a bot's
+move after ``bot_delay``, the claim window's countdown, the turn timer, the grace period of
+an absent player — are asyncio tasks that re-check the position before they act.
+
+Claim windows: when the engine asks seats one at a time whether they want a discard (May I
+/ buy, Shanghai, Rummy), every seat in its queue is asked at once; the answers are stored
+and fed to the engine in its own order when the window closes, so the engine's priority
+decides, never the fastest click.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.actions import Action, format_action, parse_action
+from ..engine.game import Game, IllegalActionError, new_game
+from ..engine.record import replay
+from ..engine.scoring import number
+from ..players import make_player
+from ..rules.registry import Variant
+from .storage import Storage, StoredTable
+
+log = logging.getLogger("rummykit.server")
+
+WINDOW_PHASES = ("may_i", "call")
+BOT_LEVELS = ("easy", "medium", "hard")
+STAND_IN = "medium"  # the bot that plays an absent player's seat
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+@dataclass
+class Seat:
+    kind: str  # "human" or "bot:<level>"
+    name: str
+    token_hash: str | None = None
+    connections: int = 0
+    autoplay: str | None = None  # None, "away" (grace period over) or "asked" (by its player)
+    grace: asyncio.Task[None] | None = None
+
+    @property
+    def bot(self) -> str | None:
+        return self.kind[4:] if self.kind.startswith("bot:") else None
+
+    @property
+    def player(self) -> str | None:
+        """The bot level playing this seat now, or None when a person plays it."""
+        if self.bot:
+            return self.bot
+        return STAND_IN if self.autoplay else None
+
+    def public(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name,
+                "connected": self.bot is not None or self.connections > 0,
+                "taken": self.bot is not None or self.token_hash is not None,
+                "autoplay": self.autoplay is not None}
+
+
+@dataclass
+class Window:
+    """An open claim window: the engine's queue, asked at once."""
+
+    kind: str  # may_i | buy | shanghai | rummy
+    state_id: int  # the table's state_id when it opened; answers carry it
+    seats: list[int]  # the engine's queue, in its priority order
+    legal: dict[int, list[str]]  # what each seat may answer (seats ahead assumed to pass)
+    views: dict[int, dict[str, Any]]  # each seat's view when the engine would ask it
+    deadline: float
+    answers: dict[int, str] = field(default_factory=dict)
+    task: asyncio.Task[None] | None = None
+
+    def complete(self) -> bool:
+        return all(s in self.answers for s in self.seats)
+
+    def public(self, seat: int | None) -> dict[str, Any]:
+        return {"kind": self.kind, "state_id": self.state_id, "seats": list(self.seats),
+                "answered": seat in self.answers if seat is not None else False,
+                "answered_seats": sorted(self.answers)}
+
+
+@dataclass(eq=False)
+class Conn:
+    """One websocket connection: its seat (None: a spectator) and its outgoing queue."""
+
+    seat: int | None
+    out: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        self.out.put_nowait(msg if isinstance(msg, str) else json.dumps(msg))
+
+
+class Refused(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Table:
+    def __init__(self, hub: Hub, tid: str, name: str, variant: Variant, game: Game,
+                 settings: dict[str, Any], seats: list[Seat], status: str, state_id: int,
+                 created: float, saved: int):
+        self.hub = hub
+        self.id = tid
+        self.name = name
+        self.variant = variant
+        self.game = game
+        self.settings = settings
+        self.seats = seats
+        self.status = status
+        self.state_id = state_id
+        self.created = created
+        self.saved = saved  # engine actions already in the database
+        self.moves: list[tuple[int, str]] = []  # applied, not yet stored: (seat, text)
+        self.conns: set[Conn] = set()
+        self.window: Window | None = None
+        self.turn_task: asyncio.Task[None] | None = None
+        self.turn_key: tuple[Any, ...] | None = None
+        self.turn_deadline: float | None = None
+        self.rematch: str | None = None
+
+    @property
+    def storage(self) -> Storage:
+        return self.hub.storage
+
+    # -- facts ------------------------------------------------------------------------------
+
+    def info(self) -> dict[str, Any]:
+        s = self.settings
+        out = {"id": self.id, "ruleset": self.variant.id, "name": self.name, "players": self.game.n,
+               "status": self.status, "created": self.created,
+               "seats": [x.public() for x in self.seats]}
+        out["settings"] = {k: s[k] for k in ("bot_delay", "claim_seconds", "grace_seconds", "turn_seconds",
+                                             "hints", "options", "seats")}
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        g = self.game
+        out = self.info()
+        out["scores"] = [number(x) for x in g.scores]
+        out["round"] = g.round_no
+        out["rematch"] = self.rematch
+        if self.status == "over":
+            out["record"] = g.record()
+            out["winners"] = list(g.winners)
+        return out
+
+    def seat_for_token(self, token: str) -> int | None:
+        h = token_hash(token)
+        for i, s in enumerate(self.seats):
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                return i
+        return None
+
+    def _bot_seed(self, seat: int) -> int:
+        g = self.game
+        return (g.seed * 1_000_003 + seat * 7919 + len(g.actions)) % (2**63)
+
+    def _legal_for(self, seat: int | None) -> list[str]:
+        if seat is None or self.status != "playing" or self.seats[seat].player is not None:
+            return []
+        w = self.window
+        if w is not None:
+            return [] if seat in w.answers or seat not in w.legal else list(w.legal[seat])
+        g = self.game
+        if g.phase in WINDOW_PHASES or g.current_player != seat:
+            return []
+        return [format_action(a) for a in g.legal_actions()]
+
+    def deadline(self) -> float | None:
+        if self.window is not None:
+            return self.window.deadline
+        return self.turn_deadline
+
+    def state_message(self, seat: int | None) -> dict[str, Any]:
+        g = self.game
+        msg: dict[str, Any] = {
+            "type": "state", "state_id": self.state_id, "status": self.status, "seat": seat,
+            "view": g.view(seat), "legal": self._legal_for(seat), "deadline": self.deadline(),
+            "window": None if self.window is None else self.window.public(seat),
+            "seats": [s.public() for s in self.seats],
+            "autoplay": seat is not None and self.seats[seat].autoplay is not None,
+            "table": self.table_facts(),
+        }
+        if (seat is not None and self.settings.get("hints") and msg["legal"] and self.window is None):
+            msg["hint"] = self._hint(seat, msg["view"])
+        return msg
+
+    def table_facts(self) -> dict[str, Any]:
+        out = {"id": self.id, "ruleset": self.variant.id, "name": self.name, "players": self.game.n,
+               "rematch": self.rematch, "hints": bool(self.settings.get("hints")),
+               "claim_seconds": self.settings["claim_seconds"],
+               "turn_seconds": self.settings["turn_seconds"]}
+        if "rules" in self.settings.get("setup_rules", {}):
+            out["rules"] = self.settings["setup_rules"]["rules"]
+        return out
+
+    def _hint(self, seat: int, view: dict[str, Any]) -> dict[str, str] | None:
+        from ..players.heuristic import HeuristicPlayer
+
+        try:
+            a, why = HeuristicPlayer(self._bot_seed(seat), self.variant).explain(
+                view, self.game.legal_actions())
+        except Exception:  # a hint is a nicety; never let it break the table
+            log.exception("hint failed")
+            return None
+        return {"action": format_action(a), "why": why}
+
+    # -- sending ----------------------------------------------------------------------------
+
+    def broadcast(self) -> None:
+        cache: dict[int | None, str] = {}
+        for c in list(self.conns):
+            if c.seat not in cache:
+                cache[c.seat] = json.dumps(self.state_message(c.seat))
+            c.send(cache[c.seat])
+
+    def _commit(self) -> None:
+        """Store what changed (new engine actions, the state_id) before anyone hears of it."""
+        g = self.game
+        final = None
+        if self.status == "over":
+            final = ([str(number(x)) for x in g.scores], list(g.winners))
+        self.storage.add_actions(self.id, self.saved, self.moves, self.state_id, final)
+        self.saved += len(self.moves)
+        self.moves = []
+
+    def _changed(self) -> None:
+        """After any change: settle the engine, commit, tell everyone, schedule timers."""
+        self._settle()
+        self._commit()
+        self.broadcast()
+        self._schedule()
+
+    # -- connections ------------------------------------------------------------------------
+
+    def connect(self, conn: Conn) -> None:
+        self.conns.add(conn)
+        if conn.seat is not None:
+            s = self.seats[conn.seat]
+            s.connections += 1
+            if s.grace is not None:
+                s.grace.cancel()
+                s.grace = None
+            if s.connections == 1:
+                if s.autoplay == "away":
+                    s.autoplay = None
+                    self.storage.set_autoplay(self.id, conn.seat, False, self.state_id + 1)
+                self.state_id += 1
+                self._changed()
+                return
+        conn.send(self.state_message(conn.seat))
+
+    def disconnect(self, conn: Conn) -> None:
+        if conn not in self.conns:
+            return
+        self.conns.discard(conn)
+        if conn.seat is None:
+            return
+        s = self.seats[conn.seat]
+        s.connections -= 1
+        if s.connections == 0:
+            self._start_grace(conn.seat)
+            self.state_id += 1
+            self._changed()
+
+    def _start_grace(self, seat: int) -> None:
+        s = self.seats[seat]
+        if s.bot or s.autoplay or self.status != "playing":
+            return
+        if s.grace is not None:
+            s.grace.cancel()
+        s.grace = asyncio.get_running_loop().create_task(self._grace(seat))
+
+    async def _grace(self, seat: int) -> None:
+        await asyncio.sleep(float(self.settings["grace_seconds"]))
+        s = self.seats[seat]
+        s.grace = None
+        if s.connections == 0 and s.autoplay is None and self.status != "over":
+            s.autoplay = "away"
+            self.state_id += 1
+            self.storage.set_autoplay(self.id, seat, True, self.state_id)
+            self._changed()
+
+    # -- joining ----------------------------------------------------------------------------
+
+    def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """A person takes a human seat; (seat, token).  Refused (409) when none is free."""
+        free = [i for i, s in enumerate(self.seats) if s.kind == "human" and s.token_hash is None]
+        if seat is not None:
+            if not 0 <= seat < len(self.seats):
+                raise Refused("bad_request", f"seat must be 0-{len(self.seats) - 1}, not {seat}")
+            if self.seats[seat].kind != "human":
+                raise Refused("conflict", f"seat {seat} is a bot's seat")
+            if seat not in free:
+                raise Refused("conflict", f"seat {seat} is taken")
+        elif not free:
+            raise Refused("conflict", "no human seat is free at this table")
+        else:
+            seat = free[0]
+        token = secrets.token_urlsafe(24)
+        s = self.seats[seat]
+        s.token_hash = token_hash(token)
+        s.name = name
+        started = len(free) == 1 and self.status == "waiting"
+        if started:
+            self.status = "playing"
+        self.state_id += 1
+        self.storage.join(self.id, seat, name, s.token_hash, self.state_id, self.status)
+        self._changed()
+        if started:
+            self.start_absent_graces()
+        return seat, token
+
+    def start_absent_graces(self) -> None:
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.token_hash is not None and s.connections == 0:
+                self._start_grace(i)
+
+    # -- messages from a client -------------------------------------------------------------
+
+    def handle(self, conn: Conn, data: Any) -> None:
+        """One message from a client; a refusal answers that client alone and changes nothing."""
+        try:
+            self._handle(conn, data)
+        except Refused as r:
+            conn.send({"type": "error", "code": r.code, "message": r.message})
+
+    def _handle(self, conn: Conn, data: Any) -> None:
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            raise Refused("bad_request", 'a message is a JSON object with a "type"')
+        kind = data["type"]
+        if kind == "ping":
+            conn.send({"type": "pong"})
+            return
+        if kind == "autoplay":
+            self._autoplay(conn, data)
+            return
+        if kind != "act":
+            raise Refused("bad_request", f"unknown message type {kind!r} (act, ping or autoplay)")
+        sid, text = data.get("state_id"), data.get("action")
+        if not isinstance(sid, int) or isinstance(sid, bool):
+            raise Refused("bad_request", '"state_id" must be the integer of the state you act on')
+        if not isinstance(text, str):
+            raise Refused("bad_request", '"action" must be an action in text form, e.g. "discard 7H"')
+        try:
+            action = parse_action(text)
+        except ValueError as e:
+            raise Refused("bad_request", str(e)) from None
+        w = self.window
+        seat = conn.seat
+        in_window = w is not None and seat is not None and seat in w.seats
+        if in_window:
+            assert w is not None
+            if not w.state_id <= sid <= self.state_id:
+                raise Refused("stale", f"state {sid} is not this offer's ({w.state_id}); "
+                              "act on the newest state")
+        elif sid != self.state_id:
+            raise Refused("stale", f"state {sid} is old; the table is at state {self.state_id}")
+        if seat is None:
+            raise Refused("not_your_turn", "a spectator cannot act")
+        if self.status != "playing":
+            raise Refused("not_your_turn", "the game is over" if self.status == "over"
+                          else "the game has not started: seats are still free")
+        if self.seats[seat].player is not None:
+            raise Refused("not_your_turn", "a bot is playing your seat; take it back first (autoplay off)")
+        if w is not None:
+            if not in_window:
+                raise Refused("not_your_turn", "you are not asked now: others are answering an offer")
+            self._answer(seat, action)
+            return
+        g = self.game
+        if g.current_player != seat:
+            raise Refused("not_your_turn", f"it is {self.seats[g.current_player].name}'s turn")
+        try:
+            g.apply(action)
+        except IllegalActionError as e:
+            raise Refused("illegal", str(e)) from None
+        self.moves.append((seat, g.actions[-1]))
+        self.state_id += 1
+        self._changed()
+
+    def _autoplay(self, conn: Conn, data: dict[str, Any]) -> None:
+        on = data.get("on")
+        if not isinstance(on, bool):
+            raise Refused("bad_request", '"on" must be true or false')
+        if conn.seat is None:
+            raise Refused("not_your_turn", "a spectator has no seat to hand over")
+        s = self.seats[conn.seat]
+        if s.bot is not None:
+            raise Refused("not_your_turn", "this is a bot's seat")
+        want = "asked" if on else None
+        if (s.autoplay is not None) == on:
+            conn.send(self.state_message(conn.seat))
+            return
+        s.autoplay = want
+        self.state_id += 1
+        self.storage.set_autoplay(self.id, conn.seat, on, self.state_id)
+        self._changed()
+
+    # -- claim windows ----------------------------------------------------------------------
+
+    def _answer(self, seat: int, action: Action) -> None:
+        w = self.window
+        assert w is not None
+        text = format_action(action)
+        if seat in w.answers:
+            if w.answers[seat] == text:  # a repeated click does nothing more
+                self._send_to(seat)
+                return
+            raise Refused("illegal", f"you have already answered this offer ({w.answers[seat]})")
+        if text not in w.legal.get(seat, []):
+            raise Refused("illegal", f"{text!r} is not an answer to this offer; answer one of: "
+                          + ", ".join(w.legal.get(seat, [])))
+        self._record_answer(seat, text)
+
+    def _record_answer(self, seat: int, text: str) -> None:
+        w = self.window
+        assert w is not None
+        w.answers[seat] = text
+        self.state_id += 1
+        self.storage.add_claim(self.id, w.state_id, seat, text, self.state_id)
+        self._changed()
+
+    def _send_to(self, seat: int) -> None:
+        msg = json.dumps(self.state_message(seat))
+        for c in self.conns:
+            if c.seat == seat:
+                c.send(msg)
+
+    def _window_kind(self) -> str:
+        g = self.game
+        if g.phase == "call":
+            return g.call_kind or "shanghai"
+        b = self.variant.spec.buying
+        return "may_i" if b is None or b.verb == "May I" else "buy"
+
+    def _open_window(self, restored: dict[int, str] | None = None, state_id: int | None = None) -> None:
+        g = self.game
+        memo = {id(g.variant): g.variant, id(g.base_variant): g.base_variant, id(g.spec): g.spec,
+                id(g.solver): g.solver}
+        sim = copy.deepcopy(g, memo)
+        queue = list(g.queue)
+        legal: dict[int, list[str]] = {}
+        views: dict[int, dict[str, Any]] = {}
+        for seat in queue:
+            if sim.phase not in WINDOW_PHASES or sim.asked != seat:
+                break
+            legal[seat] = [format_action(a) for a in sim.legal_actions()]
+            if self.seats[seat].player is not None:
+                views[seat] = sim.view(seat)
+            sim.apply("pass")
+        if state_id is None:
+            self.state_id += 1
+            state_id = self.state_id
+        self.window = Window(kind=self._window_kind(), state_id=state_id, seats=queue, legal=legal,
+                             views=views, deadline=time.time() + float(self.settings["claim_seconds"]),
+                             answers=dict(restored or {}))
+
+    def _window_key(self) -> tuple[Any, ...]:
+        g = self.game
+        return (g.round_no, g.turn_index, g.phase, len(g.discard), len(g.stock), tuple(g.buys))
+
+    def _close_window(self) -> None:
+        """Feed the answers to the engine in its own order: while it is still in this
+        window, the seat it asks gets its answer if that is legal now, else a pass."""
+        w = self.window
+        assert w is not None
+        g = self.game
+        key = self._window_key()
+        while g.phase in WINDOW_PHASES and self._window_key() == key and not g.is_over:
+            seat = g.current_player
+            text = w.answers.get(seat, "pass")
+            try:
+                g.apply(text)
+            except IllegalActionError:
+                g.apply("pass")
+            self.moves.append((seat, g.actions[-1]))
+        if w.task is not None and w.task is not asyncio.current_task():
+            w.task.cancel()
+        self.window = None
+        self.state_id += 1
+
+    def _settle(self) -> None:
+        """Open and close windows and end the game as the engine's position asks."""
+        g = self.game
+        for _ in range(10_000):
+            if self.status != "playing":
+                return
+            if g.is_over:
+                self.status = "over"
+                self.window = None
+                self.state_id += 1
+                for s in self.seats:
+                    if s.grace is not None:
+                        s.grace.cancel()
+                        s.grace = None
+                return
+            if g.phase not in WINDOW_PHASES:
+                self.window = None
+                return
+            if self.window is None:
+                self._open_window()
+            assert self.window is not None
+            if self.window.complete():  # the countdown's end is the window task's
+                self._close_window()
+                continue
+            return
+
+    # -- timed things -----------------------------------------------------------------------
+
+    def _schedule(self) -> None:
+        """Make sure the right timed task runs: the window's bots and countdown, or the
+        move of the bot to act, or the turn timer."""
+        if self.status != "playing":
+            self._cancel_turn()
+            return
+        w = self.window
+        if w is not None:
+            self._cancel_turn()
+            if w.task is None:
+                w.task = asyncio.get_running_loop().create_task(self._run_window(w))
+            return
+        g = self.game
+        seat = g.current_player
+        level = self.seats[seat].player
+        ts = self.settings.get("turn_seconds")
+        key = (len(g.actions), seat, level)
+        if key == self.turn_key and self.turn_task is not None and not self.turn_task.done():
+            return
+        self._cancel_turn()
+        self.turn_key = key
+        if level is not None:
+            self.turn_task = asyncio.get_running_loop().create_task(
+                self._bot_turn(key, level, float(self.settings["bot_delay"])))
+        elif ts:
+            self.turn_deadline = time.time() + float(ts)
+            self.turn_task = asyncio.get_running_loop().create_task(
+                self._bot_turn(key, STAND_IN, float(ts)))
+
+    def _cancel_turn(self) -> None:
+        if self.turn_task is not None and self.turn_task is not asyncio.current_task():
+            self.turn_task.cancel()
+        self.turn_task = None
+        self.turn_key = None
+        self.turn_deadline = None
+
+    async def _choose(self, level: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
+        bot = make_player(level, seed=self._bot_seed(seat), variant=self.variant)
+        if level == "hard":
+            return await asyncio.get_running_loop().run_in_executor(None, bot.choose, view, legal)
+        return bot.choose(view, legal)
+
+    async def _bot_turn(self, key: tuple[Any, ...], level: str, delay: float) -> None:
+        try:
+            if delay > 0:
+                await asyncio.sleep(delay)
+            g = self.game
+            seat = key[1]
+            action = await self._choose(level, seat, g.view(seat), g.legal_actions())
+            if self.turn_key != key or len(g.actions) != key[0] or self.window is not None:
+                return
+            self.turn_task = None
+            self.turn_key = None
+            self.turn_deadline = None
+            g.apply(action)
+            self.moves.append((seat, g.actions[-1]))
+            self.state_id += 1
+            self._changed()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: a bot's turn failed", self.id)
+
+    async def _run_window(self, w: Window) -> None:
+        try:
+            for seat in w.seats:
+                level = self.seats[seat].player
+                if level is None or seat in w.answers or seat not in w.legal:
+                    continue
+                legal = [parse_action(t) for t in w.legal[seat]]
+                action = await self._choose(level, seat, w.views[seat], legal)
+                if self.window is not w:
+                    return
+                if seat not in w.answers:
+                    self._record_answer(seat, format_action(action))
+                if self.window is not w:
+                    return
+            await asyncio.sleep(max(0.0, w.deadline - time.time()))
+            if self.window is w:
+                w.task = None
+                self._close_window()
+                self._changed()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: a claim window failed", self.id)
+
+    def stop(self) -> None:
+        self._cancel_turn()
+        if self.window is not None and self.window.task is not None:
+            self.window.task.cancel()
+        for s in self.seats:
+            if s.grace is not None:
+                s.grace.cancel()
+        for c in list(self.conns):
+            c.out.put_nowait(None)
+
+
+class Hub:
+    """Every table of this server process; unfinished ones come back from storage at start-up."""
+
+    def __init__(self, storage: Storage):
+        self.storage = storage
+        self.tables: dict[str, Table] = {}
+
+    def restore(self) -> None:
+        for st in self.storage.unfinished():
+            try:
+                t = self._rebuild(st)
+            except Exception:
+                log.exception("table %s could not be rebuilt; left as it is", st.id)
+                continue
+            self.tables[t.id] = t
+
+    def start(self) -> None:
+        """After the event loop runs: restart timers of the restored tables."""
+        for t in self.tables.values():
+            if t.status == "playing":
+                t.start_absent_graces()
+                t._settle()
+                t._commit()
+                t._schedule()
+
+    def _rebuild(self, st: StoredTable) -> Table:
+        rec = dict(st.setup)
+        rec["actions"] = st.actions
+        g = replay(rec)
+        seats = [Seat(kind=s.kind, name=s.name, token_hash=s.token_hash,
+                      autoplay="asked" if s.autoplay else None) for s in st.seats]
+        t = Table(self, st.id, st.name, g.base_variant, g, st.settings, seats, st.status, st.state_id,
+                  st.created, len(st.actions))
+        t.rematch = st.rematch
+        if st.status == "playing" and g.phase in WINDOW_PHASES and st.claims:
+            w = max(st.claims)
+            if w >= st.last_action_state:  # answers to the window still open
+                t._open_window(restored=st.claims[w], state_id=w)
+        return t
+
+    def get(self, tid: str) -> Table | None:
+        t = self.tables.get(tid)
+        if t is None:
+            st = self.storage.load(tid)
+            if st is not None:
+                t = self._rebuild(st)
+                self.tables[tid] = t
+        return t
+
+    def listing(self) -> list[dict[str, Any]]:
+        return [t.info() for t in self.tables.values() if t.status != "over"]
+
+    def create(self, *, variant: Variant, setup_rules: dict[str, Any] | None, players: int,
+               seats: list[str], options: dict[str, Any], seed: int | None, settings: dict[str, Any],
+               names: dict[int, str], name: str | None,
+               on_created: Callable[[Table], None] | None = None) -> Table:
+        """A new table; ValueError says what is wrong (nothing is stored then)."""
+        if seed is None:
+            seed = random.SystemRandom().randrange(1, 2**31)
+        g = new_game(variant, players=players, seed=seed, options=options or None)
+        setup = g.record()
+        del setup["actions"]
+        tid = new_id()
+        while tid in self.tables or self.storage.load(tid) is not None:
+            tid = new_id()
+        seat_objs = []
+        for i, kind in enumerate(seats):
+            if kind == "human":
+                nm = ""
+            else:
+                nm = names.get(i) or f"{kind[4:].capitalize()} bot {i}"
+            seat_objs.append(Seat(kind=kind, name=nm))
+        all_bots = all(s.bot for s in seat_objs)
+        status = "playing" if all_bots else "waiting"
+        settings = dict(settings, options=options, seats=list(seats), seed=seed,
+                        setup_rules={"rules": setup["rules"]} if "rules" in setup else {})
+        name = name or variant.name
+        created = self.storage.create_table(tid, variant.id, name, setup, settings, status,
+                                            [(s.kind, s.name) for s in seat_objs])
+        t = Table(self, tid, name, g.base_variant, g, settings, seat_objs, status, 0, created, 0)
+        self.tables[tid] = t
+        if status == "playing":
+            t.state_id += 1
+            t._changed()
+        return t
+
+    def stop(self) -> None:
+        for t in self.tables.values():
+            t.stop()
