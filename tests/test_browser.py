@@ -58,6 +58,7 @@ def free_port() -> int:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """A real uvicorn server on 127.0.0.1 in a thread, on a temporary SQLite file."""
     import uvicorn
+
     from rummykit.server.app import create_app
 
     db = tmp_path_factory.mktemp("browser") / "server.db"
@@ -260,12 +261,12 @@ def test_two_people_at_one_table_each_see_only_their_own_hand(server: dict[str, 
     bob.wait_for_selector("#cards button.card")
     table = server["app"].state.hub.get(tid)
     ann.wait_for_function("n => document.querySelectorAll('#cards button.card').length === n",
-                          arg=len(table.game.hands[0]))
+                          arg=len(table.game.view(0)["hand"]))
     bob.wait_for_function("n => document.querySelectorAll('#cards button.card').length === n",
-                          arg=len(table.game.hands[1]))
+                          arg=len(table.game.view(1)["hand"]))
     a, b = hand_on_screen(ann), hand_on_screen(bob)
-    assert sorted(a) == sorted(str(c) for c in table.game.hands[0])
-    assert sorted(b) == sorted(str(c) for c in table.game.hands[1])
+    assert sorted(a) == sorted(table.game.view(0)["hand"])
+    assert sorted(b) == sorted(table.game.view(1)["hand"])
     # what each page was sent once seated: its own seat, its own hand, never the other's
     # (before joining, a page watches as a spectator: no hand at all)
     def seated(seen: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -352,3 +353,88 @@ def test_a_spectator_sees_no_hand(server: dict[str, Any], contexts: Any) -> None
     states = [m for m in seen if m["type"] == "state"]
     assert states and all(m["seat"] is None and m["view"]["hand"] == [] and m["legal"] == [] for m in states)
     assert "Eve" in watcher.inner_text("#seats")
+
+
+def finished_table(base: str, name: str) -> str:
+    """A one-deal game of Basic whose only person, absent from the start (grace 0), is
+    played by the stand-in bot: it ends in a second or two."""
+    tid = make_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=5, grace_seconds=0,
+                     options={"deals": 1})
+    api(base, "POST", f"/api/tables/{tid}/join", {"name": name})
+    t0 = time.monotonic()
+    while api(base, "GET", f"/api/tables/{tid}")["status"] != "over":
+        assert time.monotonic() - t0 < 60, "the game did not end"
+        time.sleep(0.2)
+    return tid
+
+
+def test_a_finished_game_is_replayed_step_by_step_and_counts_in_the_stats(
+        server: dict[str, Any], contexts: Any) -> None:
+    base = server["base"]
+    tid = finished_table(base, "Zoe")
+    steps = len(api(base, "GET", f"/api/tables/{tid}")["record"]["actions"])
+    page = contexts().new_page()
+    page.goto(f"{base}/t/{tid}")
+    page.wait_for_selector("#standings")
+    assert "Zoe" in page.inner_text("#standings") and "winner" in page.inner_text("#standings")
+    page.click("#replay-link")
+    page.wait_for_selector("#replay-step")
+    assert page.inner_text("#replay-step") == f"Step 0 of {steps}"
+    assert page.locator("#hands li").count() == 2  # over: every hand is shown
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f"#replay-step >> text=Step 1 of {steps}")
+    first = api(base, "GET", f"/api/tables/{tid}")["record"]["actions"][0]
+    assert first in page.inner_text("#replay-action")
+    page.click("[data-fk=r-last]")
+    page.wait_for_selector(f"#replay-step >> text=Step {steps} of {steps}")
+    assert "Deal 1 result" in page.inner_text("#result")
+    # the stats page of the person counts the game
+    page.goto(f"{base}/stats/Zoe")
+    page.wait_for_selector("#stats-table")
+    row = page.inner_text("#stats-table tbody tr")
+    assert row.split("\t")[:2] == ["basic", "1"]
+
+
+def test_a_turn_is_played_with_the_keyboard_alone_at_a_phones_width(
+        server: dict[str, Any], browser: Browser) -> None:
+    base = server["base"]
+    tid = make_table(base, ruleset="basic", seats=["human", *["bot:easy"] * 3], seed=8)
+    ctx = browser.new_context(viewport={"width": 380, "height": 800}, is_mobile=True, has_touch=True)
+    ctx.set_default_timeout(15_000)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{base}/t/{tid}")
+        page.wait_for_selector("#j-name")
+        for _ in range(30):  # Tab to the name field
+            if page.evaluate("() => document.activeElement.id") == "j-name":
+                break
+            page.keyboard.press("Tab")
+        page.keyboard.type("Kim")
+        page.keyboard.press("Enter")
+        page.wait_for_selector('#actions button[data-action="draw"]')
+        # nothing wider than the phone
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 380
+        sid = state_id(page)
+        page.keyboard.press("d")  # draw
+        page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
+        page.wait_for_selector('#actions button[data-action="discard"]')
+        for _ in range(60):  # Tab to the hand
+            if page.evaluate("() => document.activeElement.classList.contains('card')"):
+                break
+            page.keyboard.press("Tab")
+        page.keyboard.press("End")  # the last card
+        card = page.evaluate("() => document.activeElement.dataset.card")
+        page.keyboard.press("Space")
+        assert page.get_attribute(f'#cards button[data-card="{card}"]', "aria-pressed") == "true"
+        assert page.inner_text('#actions button[data-action="discard"]') == f"Discard {card}"
+        for _ in range(60):  # Tab to the Discard button, Enter
+            if page.evaluate("() => document.activeElement.dataset.action") == "discard":
+                break
+            page.keyboard.press("Tab")
+        sid = state_id(page)
+        page.keyboard.press("Enter")
+        page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
+        assert f"Kim discarded {card}" in page.inner_text("#log")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 380
+    finally:
+        ctx.close()

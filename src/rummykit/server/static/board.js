@@ -70,7 +70,7 @@ RK.Board = (function () {
       const flags = [];
       if (i === v.dealer) flags.push("dealer");
       if (s.kind && s.kind.startsWith("bot")) flags.push(RK.seatLabel(s));
-      if (s.kind === "human") flags.push(RK.isFree(s) ? "free seat" : (s.connected ? "online" : "away"));
+      if (s.kind === "human" && !s.replay) flags.push(RK.isFree(s) ? "free seat" : (s.connected ? "online" : "away"));
       if (s.autoplay) flags.push("a bot is standing in");
       const asked = window ? window.seats.includes(i) && !(window.answered_seats || []).includes(i) : false;
       const active = window ? asked : !v.is_over && i === v.current_player;

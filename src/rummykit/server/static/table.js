@@ -600,9 +600,9 @@ RK.Table = (function () {
     const btn = (fk, text, to, key) => h("button", { type: "button", dataset: { fk }, disabled: to < 0 || to > last || to === R.step || null,
       "aria-keyshortcuts": key, onclick: () => loadStep(to) }, text);
     const ctrl = h("div#replay-controls.btnrow", null,
-      btn("r-first", "⏮ First", 0, "Home"), btn("r-prev", "◀ Back", R.step - 1, "ArrowLeft"),
+      btn("r-first", "« First", 0, "Home"), btn("r-prev", "‹ Back", R.step - 1, "ArrowLeft"),
       h("span#replay-step", { "aria-live": "polite" }, `Step ${R.step} of ${last}`),
-      btn("r-next", "Next ▶", R.step + 1, "ArrowRight"), btn("r-last", "Last ⏭", last, "End"));
+      btn("r-next", "Next ›", R.step + 1, "ArrowRight"), btn("r-last", "Last »", last, "End"));
     const said = d.action ? h("p#replay-action", null, d.seat !== null && d.seat !== undefined ? `${nm[d.seat]}: ` : "", h("code", null, d.action))
       : h("p#replay-action.muted", null, "The deal before the first move.");
     parts.push(RK.Board.header(v, nm, null, null, [h("p.muted", null, "Replay of a finished game"), ctrl, said]));
@@ -614,7 +614,9 @@ RK.Table = (function () {
         h("ul.seats", null, hands.map((cards, i) => h("li", { dataset: { seat: i } }, h("strong", null, nm[i]), " ", RK.cardsLine(cards))))));
     }
     if (v.last_round) grid.push(RK.Board.resultPanel(v.last_round, nm, true));
-    const side = [RK.Board.seatsPanel(v, d.seats || T.info.seats, nm, null), RK.Board.logPanel(v, nm)];
+    // who sat where, without today's connection flags: they are not part of the game
+    const seats = (d.seats || T.info.seats).map((s) => ({ kind: s.kind, name: s.name, taken: true, connected: true, replay: true }));
+    const side = [RK.Board.seatsPanel(v, seats, nm, null), RK.Board.logPanel(v, nm)];
     parts.push(h("div.cols", null, h("div.colmain", null, grid), h("div.colside", null, side)), h("p", null, h("a", { href: `/t/${T.id}` }, "Back to the table")));
     T.main.replaceChildren(...parts);
     const log = document.getElementById("log");
