@@ -178,42 +178,30 @@ class Storage:
                 s.add(SeatRow(table_id=tid, seat=i, kind=kind, name=nm))
         return now
 
-    def join(self, tid: str, seat: int, name: str, token_hash: str, state_id: int,
-             status: str) -> None:
-        with self._tx() as s:
-            s.execute(update(SeatRow).where(SeatRow.table_id == tid, SeatRow.seat == seat)
-                      .values(name=name, token_hash=token_hash))
-            s.execute(update(TableRow).where(TableRow.id == tid).values(state_id=state_id, status=status))
-
-    def set_autoplay(self, tid: str, seat: int, on: bool, state_id: int) -> None:
-        with self._tx() as s:
-            s.execute(update(SeatRow).where(SeatRow.table_id == tid, SeatRow.seat == seat)
-                      .values(autoplay=on))
-            s.execute(update(TableRow).where(TableRow.id == tid).values(state_id=state_id))
-
-    def add_actions(self, tid: str, first_seq: int, moves: Sequence[tuple[int, str]], state_id: int,
-                    final: tuple[list[str], list[int]] | None = None) -> None:
-        """Engine actions ``moves`` (seat, text) from sequence number ``first_seq`` on;
-        ``final`` (scores, winners) when they ended the game."""
-        with self._tx() as s:
+    def save(self, tid: str, state_id: int, *, status: str | None = None,
+             moves: Sequence[tuple[int, str]] = (), first_seq: int = 0,
+             claims: Sequence[tuple[int, int, str]] = (), seats: Sequence[tuple[int, dict[str, Any]]] = (),
+             final: tuple[list[str], list[int]] | None = None) -> None:
+        """One change of a table, in one transaction: engine actions ``moves`` (seat, text)
+        numbered from ``first_seq``, claim answers (window, seat, answer), seat updates
+        (seat, {column: value}), the new state_id and status, ``final`` (scores, winners)."""
+        with self.engine.begin() as c:
             if moves:
-                s.execute(insert(ActionRow), [
+                c.execute(insert(ActionRow), [
                     {"table_id": tid, "seq": first_seq + k, "seat": seat, "text": text, "state_id": state_id}
                     for k, (seat, text) in enumerate(moves)])
-            vals: dict[str, Any] = {"state_id": state_id}
+            if claims:
+                c.execute(insert(ClaimRow), [{"table_id": tid, "window": w, "seat": seat, "answer": a}
+                                             for w, seat, a in claims])
+            for seat, vals in seats:
+                c.execute(update(SeatRow).where(SeatRow.table_id == tid, SeatRow.seat == seat).values(**vals))
+            row: dict[str, Any] = {"state_id": state_id}
+            if status is not None:
+                row["status"] = status
             if final is not None:
-                vals.update(status="over", finished=time.time(), scores=json.dumps(final[0]),
-                            winners=json.dumps(final[1]))
-            s.execute(update(TableRow).where(TableRow.id == tid).values(**vals))
-
-    def add_claim(self, tid: str, window: int, seat: int, answer: str, state_id: int) -> None:
-        with self._tx() as s:
-            s.execute(insert(ClaimRow).values(table_id=tid, window=window, seat=seat, answer=answer))
-            s.execute(update(TableRow).where(TableRow.id == tid).values(state_id=state_id))
-
-    def set_state_id(self, tid: str, state_id: int) -> None:
-        with self._tx() as s:
-            s.execute(update(TableRow).where(TableRow.id == tid).values(state_id=state_id))
+                row.update(status="over", finished=time.time(), scores=json.dumps(final[0]),
+                           winners=json.dumps(final[1]))
+            c.execute(update(TableRow).where(TableRow.id == tid).values(**row))
 
     def set_rematch(self, tid: str, rematch: str) -> None:
         with self._tx() as s:

@@ -134,6 +134,9 @@ class Table:
         self.created = created
         self.saved = saved  # engine actions already in the database
         self.moves: list[tuple[int, str]] = []  # applied, not yet stored: (seat, text)
+        self.claims: list[tuple[int, int, str]] = []  # answers not yet stored: (window, seat, text)
+        self.seat_changes: list[tuple[int, dict[str, Any]]] = []  # not yet stored
+        self.stored_state = state_id
         self.conns: set[Conn] = set()
         self.window: Window | None = None
         self.turn_task: asyncio.Task[None] | None = None
@@ -238,21 +241,26 @@ class Table:
             c.send(cache[c.seat])
 
     def _commit(self) -> None:
-        """Store what changed (new engine actions, the state_id) before anyone hears of it."""
+        """Store what changed (engine actions, answers, seats, the state_id) in one
+        transaction, before anyone hears of it."""
+        if self.state_id == self.stored_state and not (self.moves or self.claims or self.seat_changes):
+            return
         g = self.game
         final = None
         if self.status == "over":
             final = ([str(number(x)) for x in g.scores], list(g.winners))
-        self.storage.add_actions(self.id, self.saved, self.moves, self.state_id, final)
+        self.storage.save(self.id, self.state_id, status=self.status, moves=self.moves, first_seq=self.saved,
+                          claims=self.claims, seats=self.seat_changes, final=final)
         self.saved += len(self.moves)
-        self.moves = []
+        self.moves, self.claims, self.seat_changes = [], [], []
+        self.stored_state = self.state_id
 
     def _changed(self) -> None:
         """After any change: settle the engine, commit, tell everyone, schedule timers."""
         self._settle()
         self._commit()
+        self._schedule()  # before telling: it sets the turn's deadline
         self.broadcast()
-        self._schedule()
 
     # -- connections ------------------------------------------------------------------------
 
@@ -267,7 +275,7 @@ class Table:
             if s.connections == 1:
                 if s.autoplay == "away":
                     s.autoplay = None
-                    self.storage.set_autoplay(self.id, conn.seat, False, self.state_id + 1)
+                    self.seat_changes.append((conn.seat, {"autoplay": False}))
                 self.state_id += 1
                 self._changed()
                 return
@@ -301,7 +309,7 @@ class Table:
         if s.connections == 0 and s.autoplay is None and self.status != "over":
             s.autoplay = "away"
             self.state_id += 1
-            self.storage.set_autoplay(self.id, seat, True, self.state_id)
+            self.seat_changes.append((seat, {"autoplay": True}))
             self._changed()
 
     # -- joining ----------------------------------------------------------------------------
@@ -328,7 +336,7 @@ class Table:
         if started:
             self.status = "playing"
         self.state_id += 1
-        self.storage.join(self.id, seat, name, s.token_hash, self.state_id, self.status)
+        self.seat_changes.append((seat, {"name": name, "token_hash": s.token_hash}))
         self._changed()
         if started:
             self.start_absent_graces()
@@ -417,7 +425,7 @@ class Table:
             return
         s.autoplay = want
         self.state_id += 1
-        self.storage.set_autoplay(self.id, conn.seat, on, self.state_id)
+        self.seat_changes.append((conn.seat, {"autoplay": on}))
         self._changed()
 
     # -- claim windows ----------------------------------------------------------------------
@@ -441,7 +449,7 @@ class Table:
         assert w is not None
         w.answers[seat] = text
         self.state_id += 1
-        self.storage.add_claim(self.id, w.state_id, seat, text, self.state_id)
+        self.claims.append((w.state_id, seat, text))
         self._changed()
 
     def _send_to(self, seat: int) -> None:
@@ -459,19 +467,19 @@ class Table:
 
     def _open_window(self, restored: dict[int, str] | None = None, state_id: int | None = None) -> None:
         g = self.game
-        memo = {id(g.variant): g.variant, id(g.base_variant): g.base_variant, id(g.spec): g.spec,
-                id(g.solver): g.solver}
-        sim = copy.deepcopy(g, memo)
         queue = list(g.queue)
         legal: dict[int, list[str]] = {}
         views: dict[int, dict[str, Any]] = {}
-        for seat in queue:
-            if sim.phase not in WINDOW_PHASES or sim.asked != seat:
-                break
+        for k, seat in enumerate(queue):
+            # the game as the engine would ask ``seat``: the seats ahead of it have passed
+            # (a pass in a window only moves the engine's queue on: queue[k:], asked = queue[k])
+            sim = copy.copy(g)
+            sim.queue = queue[k:]
+            sim.asked = seat
+            sim._legal = None
             legal[seat] = [format_action(a) for a in sim.legal_actions()]
             if self.seats[seat].player is not None:
                 views[seat] = sim.view(seat)
-            sim.apply("pass")
         if state_id is None:
             self.state_id += 1
             state_id = self.state_id

@@ -1,0 +1,418 @@
+"""The server through its API and websocket, with several clients at one table, against
+SQLite and PostgreSQL (the ``db_url`` fixture; PostgreSQL in a throwaway cluster)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+import websockets
+from serverkit import (  # noqa: F401  (fixtures)
+    Raw,
+    check_views,
+    create_table,
+    db_url,
+    pg_base,
+    plain,
+    play_table,
+    running_server,
+    served,
+    sqlite_served,
+    table_state,
+)
+
+import rummykit as rk
+from rummykit.players import make_player
+from rummykit.server.client import SeatClient, bot_chooser, http_json, join_table
+
+# whole games kept short by a house rule (two deals; Basic to 50 points), so the file
+# stays fast; everything else is the ruleset as built in
+SHORT = {"contract": {"deals": 2}, "liverpool": {"deals": 2}, "may-i": {"deals": 2},
+         "shanghai": {"deals": 2}, "basic": {"target": 50}}
+
+
+@pytest.mark.parametrize("ruleset", list(SHORT))
+def test_whole_game_every_message_is_exactly_the_seats_view(served: str, ruleset: str) -> None:  # noqa: F811
+    base = served
+    tid = create_table(base, ruleset=ruleset, seats=["human", "bot:medium", "human", "bot:easy"],
+                       seed=11, hints=False, options=SHORT[ruleset])
+    players, watchers = asyncio.run(play_table(base, tid, ["medium", "easy"]))
+    info = table_state(base, tid)
+    assert info["status"] == "over"
+    record = info["record"]
+    assert check_views(record, players + watchers) > 50
+    # the record of the finished game replays to the same scores
+    assert plain(rk.replay(record).view(None)["scores"]) == info["scores"]
+    for c in players + watchers:
+        sids = [m["state_id"] for m in c.messages if m["type"] == "state"]
+        assert sids == sorted(sids) and len(set(sids)) == len(sids)
+        assert not [m for m in c.errors if m["code"] != "stale"]
+    spectator = [m for m in watchers[0].messages if m["type"] == "state"]
+    assert spectator and all(m["seat"] is None and m["view"]["hand"] == [] and m["legal"] == []
+                             for m in spectator)
+
+
+async def _to_human_turn(raws: dict[int, Raw]) -> tuple[int, dict[str, Any]]:
+    """Wait until one of these seats may act outside a claim window (passing on every
+    offer meanwhile); (seat, its state)."""
+    end = time.time() + 30
+    while time.time() < end:
+        for seat, r in raws.items():
+            s = r.state
+            if s is None or not s["legal"] or s["status"] != "playing":
+                continue
+            if s["window"] is None:
+                return seat, s
+            if not s["window"]["answered"]:
+                await r.act("pass")
+        await asyncio.gather(*(r.quiet(0.05) for r in raws.values()))
+    raise AssertionError("no human turn came")
+
+
+def test_stale_illegal_and_out_of_turn_actions_are_refused_and_change_nothing(sqlite_served: str) -> None:  # noqa: F811
+    async def run(base: str, tid: str, tokens: list[str]) -> None:
+        raws = {i: await Raw.open(base, tid, t) for i, t in enumerate(tokens)}
+        spectator = await Raw.open(base, tid, None)
+        seat, s = await _to_human_turn(raws)
+        me, other = raws[seat], raws[1 - seat]
+        for r in (me, other, spectator):
+            await r.quiet()
+        before = me.state
+        assert before is not None
+        hand = set(before["view"]["hand"])
+        not_held = next(c for c in ("AS", "KH", "QD", "JC", "TS", "9H") if c not in hand)
+        cases = [
+            (me, {"type": "act", "state_id": before["state_id"] - 1, "action": before["legal"][0]}, "stale"),
+            (me, {"type": "act", "state_id": before["state_id"], "action": "fly away"}, "bad_request"),
+            (me, {"type": "act", "state_id": str(before["state_id"]), "action": "draw"}, "bad_request"),
+            (me, {"type": "dance"}, "bad_request"),
+            (me, {"type": "act", "state_id": before["state_id"], "action": f"discard {not_held}"}, "illegal"),
+            (other, {"type": "act", "state_id": before["state_id"], "action": "draw"}, "not_your_turn"),
+            (spectator, {"type": "act", "state_id": before["state_id"], "action": "draw"}, "not_your_turn"),
+        ]
+        for client, msg, code in cases:
+            await client.send(msg)
+            got = await client.quiet()
+            assert [m["type"] for m in got] == ["error"], (msg, got)
+            assert got[0]["code"] == code, (msg, got)
+            assert got[0]["message"]
+        await me.ws.send("not json")
+        got = await me.quiet()
+        assert got[0]["code"] == "bad_request"
+        # nothing changed: the same state for everyone, and the seat may still act
+        assert me.state is not None and me.state["state_id"] == before["state_id"]
+        assert me.state["view"] == before["view"]
+        await me.act(before["legal"][0])
+        after = await me.until(lambda m: m["state_id"] > before["state_id"])
+        assert after["view"]["state_id"] == before["view"]["state_id"] + 1
+        for r in [*raws.values(), spectator]:
+            await r.close()
+
+    base = sqlite_served
+    tid = create_table(base, ruleset="contract", seats=["human", "human", "bot:medium", "bot:medium"],
+                       seed=3, hints=False)
+    tokens = [join_table(base, tid, n)[1] for n in ("Ann", "Bob")]
+    asyncio.run(run(base, tid, tokens))
+
+
+def test_reconnect_gets_the_same_view_and_the_same_seat(sqlite_served: str) -> None:  # noqa: F811
+    async def run(base: str, tid: str, token: str) -> None:
+        r = await Raw.open(base, tid, token)
+        first = await r.recv()
+        await r.quiet()
+        seen = r.state
+        assert seen is not None
+        await r.close()
+        again = await Raw.open(base, tid, token)
+        m = await again.recv()
+        assert m["type"] == "state" and m["seat"] == first["seat"]
+        assert m["view"] == seen["view"] and m["legal"] == seen["legal"]
+        assert m["state_id"] > seen["state_id"]
+        await again.close()
+
+    base = sqlite_served
+    tid = create_table(base, ruleset="may-i", seats=["human", "bot:medium", "bot:medium"], seed=5)
+    _, token = join_table(base, tid, "Ann")
+    asyncio.run(run(base, tid, token))
+
+
+def test_an_unknown_token_or_another_tables_token_is_refused_with_4403(sqlite_served: str) -> None:  # noqa: F811
+    async def refused(base: str, tid: str, token: str) -> None:
+        r = await Raw.open(base, tid, token)
+        m = await r.recv()
+        assert m["type"] == "error" and "token" in m["message"]
+        with pytest.raises(websockets.exceptions.ConnectionClosed) as e:
+            await r.recv()
+        assert e.value.rcvd is not None and e.value.rcvd.code == 4403
+
+    base = sqlite_served
+    a = create_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=1)
+    b = create_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=2)
+    _, token_a = join_table(base, a, "Ann")
+    asyncio.run(refused(base, b, token_a))
+    asyncio.run(refused(base, a, "x" * 32))
+
+
+def test_bad_table_requests_get_422_naming_the_problem_and_full_tables_409(sqlite_served: str) -> None:  # noqa: F811
+    base = sqlite_served
+    def post(body: Any) -> tuple[int, Any]:
+        return http_json("POST", base + "/api/tables", body)
+
+    listed = http_json("GET", base + "/api/tables")[1]["tables"]
+
+    for body, word in [
+        ({"ruleset": "canasta", "seats": ["human", "human"]}, "canasta"),
+        ({"ruleset": "contract", "seats": ["human", "bot:medium"]}, "3-5 players"),
+        ({"ruleset": "contract", "seats": ["human"] * 4, "players": 3}, "players"),
+        ({"ruleset": "contract", "seats": ["human", "robot", "human"]}, "seats[1]"),
+        ({"ruleset": "contract", "seats": ["human"] * 4, "options": {"twos_wild": "maybe"}}, "twos_wild"),
+        ({"ruleset": "contract", "seats": ["human"] * 4, "options": {"no_such_rule": 1}}, "no_such_rule"),
+        ({"ruleset": "contract", "seats": ["human"] * 4, "bot_delay": -1}, "bot_delay"),
+        ({"rules": "extends = '/etc/passwd'", "seats": ["human"] * 4}, "extends"),
+        ({"rules": "this is not toml", "seats": ["human"] * 4}, "TOML"),
+        ({"seats": ["human"] * 4}, "ruleset"),
+    ]:
+        status, data = post(body)
+        assert status == 422, body
+        assert isinstance(data["detail"], str) and word in data["detail"], (body, data)
+    assert http_json("GET", base + "/api/tables")[1]["tables"] == listed
+    # a house-rules file as text is a ruleset
+    status, data = post({"rules": "extends = 'contract'\nid = 'ours'\nname = 'Ours'\ntwos_wild = true",
+                         "seats": ["human", "bot:easy", "bot:easy"]})
+    assert status == 201
+    tid = data["id"]
+    assert data["url"].endswith(f"/t/{tid}")
+    assert http_json("POST", f"{base}/api/tables/{tid}/join", {"name": "Ann", "seat": 1})[0] == 409
+    assert http_json("POST", f"{base}/api/tables/{tid}/join", {"name": ""})[0] == 422
+    status, joined = http_json("POST", f"{base}/api/tables/{tid}/join", {"name": "Ann"})
+    assert status == 200 and joined["seat"] == 0 and len(joined["token"]) >= 32
+    assert http_json("POST", f"{base}/api/tables/{tid}/join", {"name": "Bob"})[0] == 409
+    info = table_state(base, tid)
+    assert info["ruleset"] == "ours" and info["status"] == "playing" and "record" not in info
+    assert [s["kind"] for s in info["seats"]] == ["human", "bot:easy", "bot:easy"]
+    assert http_json("GET", f"{base}/api/tables/nope")[0] == 404
+
+
+def _claim_driver(n_windows: int, seed: int) -> Any:
+    """Four human seats: outside windows each plays a medium bot's choice; in every claim
+    window every asked seat says "buy" at once (last in priority first, each twice).
+    Returns the windows seen: (queue, the seat that got the card)."""
+
+    async def run(base: str, tid: str, tokens: list[str]) -> list[tuple[list[int], int]]:
+        raws = [await Raw.open(base, tid, t) for t in tokens]
+        out: list[tuple[list[int], int]] = []
+        answered: set[int] = set()
+        pending: dict[int, tuple[list[int], str, int]] = {}  # window -> (queue, card, buys before)
+        rng = random.Random(seed)
+        acted: dict[int, int] = {}
+        for _ in range(3000):
+            if len(out) >= n_windows:
+                break
+            msgs = await asyncio.gather(*(r.quiet(0.02) for r in raws))
+            states = [r.state for r in raws]
+            for w_id, (queue, card, buys) in list(pending.items()):
+                s = states[0]
+                assert s is not None
+                if s["window"] is None or s["window"]["state_id"] != w_id:
+                    # the window closed: who holds the card now?
+                    got = [e for e in s["view"]["log"] if e["verb"] == "buy"]
+                    if s["view"]["log"] and len(got) > buys:
+                        out.append((queue, got[buys]["seat"]))
+                        assert got[buys]["card"] == card
+                        assert len(got) == buys + 1 or got[buys + 1]["card"] != card
+                    del pending[w_id]
+            del msgs
+            s0 = states[0]
+            if s0 is None or s0["status"] != "playing":
+                continue
+            w = s0["window"]
+            if w is not None and w["state_id"] not in answered and len(w["seats"]) >= 2:
+                answered.add(w["state_id"])
+                buys = len([e for e in s0["view"]["log"] if e["verb"] == "buy"])
+                pending[w["state_id"]] = (list(w["seats"]), s0["view"]["discard_top"], buys)
+                sends = []
+                for seat in reversed(w["seats"]):
+                    for _ in range(2):  # a repeated click does nothing more
+                        msg = {"type": "act", "state_id": w["state_id"], "action": "buy"}
+                        sends.append(raws[seat].send(msg))
+                await asyncio.gather(*sends)
+                continue
+            for seat, s in enumerate(states):
+                if s is None or not s["legal"] or acted.get(seat) == s["state_id"]:
+                    continue
+                acted[seat] = s["state_id"]
+                legal = [rk.parse_action(t) for t in s["legal"]]
+                bot = make_player("medium", seed=rng.randrange(1000))
+                await raws[seat].act(rk.format_action(bot.choose(s["view"], legal)))
+        for r in raws:
+            await r.close()
+        return out
+
+    return run
+
+
+def test_several_seats_claiming_one_discard_at_once_get_the_engines_priority(served: str) -> None:  # noqa: F811
+    base = served
+    seen: list[tuple[list[int], int]] = []
+    for seed in (1, 2, 3):
+        tid = create_table(base, ruleset="may-i", seats=["human"] * 4, seed=seed, claim_seconds=30,
+                           hints=False)
+        tokens = [join_table(base, tid, f"P{i}")[1] for i in range(4)]
+        windows = asyncio.run(_claim_driver(3, seed)(base, tid, tokens))
+        assert len(windows) >= 3
+        seen.extend(windows)
+    for queue, winner in seen:
+        assert winner == queue[0], f"seat {winner} got the card, but the engine asks {queue} in that order"
+
+
+def test_a_restarted_server_brings_an_unfinished_table_back_exactly(db_url: str) -> None:  # noqa: F811
+    async def half(base: str, tid: str, tokens: list[str]) -> list[dict[str, Any]]:
+        clients = [SeatClient(base, tid, t, bot_chooser("medium", i), keep=True)
+                   for i, t in enumerate(tokens)]
+
+        async def stop_at(c: SeatClient) -> None:
+            try:
+                await asyncio.wait_for(c.run(), 60)
+            except TimeoutError:
+                pass
+
+        def cut(msg: dict[str, Any]) -> None:
+            if msg.get("type") == "state" and msg["view"]["state_id"] >= 40:
+                raise _Enough
+
+        tasks = []
+        for c in clients:
+            c.on_message = cut
+            tasks.append(asyncio.create_task(stop_at(c)))
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return [c.last or {} for c in clients]
+
+    async def resume(base: str, tid: str, tokens: list[str]) -> list[dict[str, Any]]:
+        out = []
+        for t in tokens:
+            r = await Raw.open(base, tid, t)
+            out.append(await r.recv())
+            await r.close()
+        return out
+
+    with running_server(db_url) as base:
+        tid = create_table(base, ruleset="contract", seats=["human", "bot:medium", "human", "bot:easy"],
+                           seed=8, hints=False, options={"deals": 2}, claim_seconds=30)
+        tokens = [join_table(base, tid, n)[1] for n in ("Ann", "Bob")]
+        asyncio.run(half(base, tid, tokens))
+        asyncio.run(asyncio.sleep(0.3))
+        before = asyncio.run(resume(base, tid, tokens))
+        listed = http_json("GET", base + "/api/tables")[1]["tables"]
+    assert before[0]["status"] == "playing" and before[0]["view"]["state_id"] >= 40
+    with running_server(db_url) as base:
+        after = asyncio.run(resume(base, tid, tokens))
+        for b, a in zip(before, after, strict=True):
+            assert a["view"] == b["view"]
+            assert a["legal"] == b["legal"]
+            assert a["state_id"] > b["state_id"]
+            assert (a["window"] is None) == (b["window"] is None)
+            if a["window"] is not None:
+                assert a["window"]["state_id"] == b["window"]["state_id"]
+                assert a["window"]["answered_seats"] == b["window"]["answered_seats"]
+        now_listed = http_json("GET", base + "/api/tables")[1]["tables"]
+        assert [t["id"] for t in now_listed] == [t["id"] for t in listed]
+        # and it plays on to the end, where its record replays
+        players, _ = asyncio.run(play_table_again(base, tid, tokens))
+        info = table_state(base, tid)
+    assert info["status"] == "over"
+    assert plain(rk.replay(info["record"]).view(None)["scores"]) == info["scores"]
+
+
+class _Enough(Exception):
+    pass
+
+
+async def play_table_again(base: str, tid: str, tokens: list[str]) -> tuple[list[SeatClient], None]:
+    clients = [SeatClient(base, tid, t, bot_chooser("medium", i), keep=True) for i, t in enumerate(tokens)]
+    await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 120)
+    return clients, None
+
+
+def test_an_absent_players_seat_is_played_by_a_bot_after_the_grace_period(sqlite_served: str) -> None:  # noqa: F811
+    async def run(base: str, tid: str, token: str) -> None:
+        r = await Raw.open(base, tid, token)
+        await r.recv()
+        await r.close()
+        watcher = await Raw.open(base, tid, None)
+        m = await watcher.until(lambda m: m["seats"][0]["autoplay"], timeout=10)
+        assert m["seats"][0]["connected"] is False
+        # the bot plays the seat: the game goes on past the person's turns
+        start = m["view"]["state_id"]
+        await watcher.until(lambda m: m["view"]["state_id"] > start + 20 or m["status"] == "over", timeout=30)
+        back = await Raw.open(base, tid, token)
+        m = await back.recv()
+        assert m["autoplay"] is False and m["seats"][0]["connected"] and not m["seats"][0]["autoplay"]
+        # "I'm back" by hand: hand the seat over and take it back
+        await back.send({"type": "autoplay", "on": True})
+        m = await back.until(lambda m: m["autoplay"] is True)
+        await back.send({"type": "autoplay", "on": False})
+        m = await back.until(lambda m: m["autoplay"] is False)
+        await back.close()
+        await watcher.close()
+
+    base = sqlite_served
+    tid = create_table(base, ruleset="basic", seats=["human", "bot:medium"], seed=4, grace_seconds=0.5,
+                       hints=False)
+    _, token = join_table(base, tid, "Ann")
+    asyncio.run(run(base, tid, token))
+
+
+def test_the_turn_timer_lets_the_stand_in_bot_play_one_move(sqlite_served: str) -> None:  # noqa: F811
+    async def run(base: str, tid: str, token: str) -> None:
+        r = await Raw.open(base, tid, token)
+        m = await r.until(lambda m: bool(m["legal"]), timeout=10)
+        assert m["deadline"] is not None and m["deadline"] > time.time() - 5
+        pos = m["view"]["state_id"]
+        m = await r.until(lambda m: m["view"]["state_id"] > pos, timeout=10)
+        assert m["view"]["log"][-1]["seat"] == 0 and not m["autoplay"]
+        await r.close()
+
+    base = sqlite_served
+    tid = create_table(base, ruleset="basic", seats=["human", "bot:medium"], seed=4, turn_seconds=1,
+                       hints=False)
+    _, token = join_table(base, tid, "Ann")
+    asyncio.run(run(base, tid, token))
+
+
+def test_hints_rulesets_stats_and_rematch(sqlite_served: str) -> None:  # noqa: F811
+    base = sqlite_served
+    rs = http_json("GET", base + "/api/rulesets")[1]["rulesets"]
+    assert [r["id"] for r in rs] == rk.variant_ids()
+    contract = next(r for r in rs if r["id"] == "contract")
+    keys = {o["key"]: o for o in contract["options"]}
+    assert keys["twos_wild"]["type"] == "bool" and keys["ace_mode"]["type"] == "choice"
+    assert keys["deals"]["type"] == "int"
+
+    tid = create_table(base, ruleset="basic", seats=["human", "bot:medium"], seed=6,
+                       options={"target": 20})
+    _, token = join_table(base, tid, "Zoe")
+
+    async def run() -> list[dict[str, Any]]:
+        c = SeatClient(base, tid, token, bot_chooser("medium", 0), keep=True)
+        await asyncio.wait_for(c.run(), 60)
+        return c.messages
+
+    msgs = asyncio.run(run())
+    hinted = [m for m in msgs if m["type"] == "state" and m["legal"] and m["window"] is None]
+    assert hinted and all(m["hint"]["action"] and m["hint"]["why"] for m in hinted if m.get("hint"))
+    info = table_state(base, tid)
+    stats = http_json("GET", base + "/api/stats/Zoe")[1]
+    assert stats["rulesets"] == [{"ruleset": "basic", "games": 1, "wins": int(0 in info["winners"]),
+                                  "mean_score": float(info["scores"][0])}]
+    assert http_json("POST", f"{base}/api/tables/{tid}/rematch", {"token": "nope"})[0] == 403
+    s1, r1 = http_json("POST", f"{base}/api/tables/{tid}/rematch", {"token": token})
+    s2, r2 = http_json("POST", f"{base}/api/tables/{tid}/rematch", {"token": token})
+    assert s1 == s2 == 201 and r1["id"] == r2["id"] != tid
+    again = table_state(base, r1["id"])
+    assert again["status"] == "waiting" and [s["kind"] for s in again["seats"]] == ["human", "bot:medium"]
+    assert table_state(base, tid)["rematch"] == r1["id"]
+    assert json.dumps(again).find("seed") == -1  # the deal's seed is never told before the end
