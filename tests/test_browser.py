@@ -40,6 +40,7 @@ def _missing(what: str) -> None:
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # pragma: no cover - depends on the machine
     if os.environ.get("CI"):
         raise
@@ -176,7 +177,10 @@ def click_and_wait(page: Page, selector: str, sid: int) -> bool:
     errors = page.evaluate("() => +(document.body.dataset.errors || 0)")
     if state_id(page) != sid or not page.locator(selector).count():
         return False
-    page.click(selector)
+    try:  # a claim window may close under the click
+        page.click(selector, timeout=3000)
+    except PlaywrightTimeout:
+        return False
     page.wait_for_function(
         "([sid, errs]) => +document.body.dataset.stateId !== sid"
         " || +(document.body.dataset.errors || 0) !== errs",

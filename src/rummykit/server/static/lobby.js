@@ -48,7 +48,8 @@ RK.Lobby = (function () {
       const url = `/t/${t.id}`;
       return h("tr", { dataset: { table: t.id } },
         h("td", null, h("a", { href: url }, t.name || t.ruleset), h("div.muted.small", null, t.id)),
-        h("td", null, `${taken} of ${humans.length} people`, h("div.muted.small", null, who.join(", "))),
+        h("td", null, humans.length ? `${taken} of ${humans.length} people` : "bots only",
+          h("div.muted.small", null, who.join(", "))),
         h("td", null, t.status),
         h("td", null,
           h("a.button", { href: url }, mine ? "Back to my seat" : (t.status === "waiting" && taken < humans.length ? "Join" : "Watch")),
