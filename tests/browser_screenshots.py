@@ -77,10 +77,15 @@ def shoot(base: str, exe: str) -> None:
         page.goto(f"{base}/t/{tid}")
         page.wait_for_selector("#cards button.card")
         for _ in range(300):
-            play_one_move(page)
             state = page.wait_for_function(READY).json_value()
             if page.locator("#melds li.meld").count() >= 3 and state["kind"] in ("play", "discard"):
-                break
+                page.wait_for_timeout(1500)  # claim windows of the others close first
+                if page.evaluate(READY) == state:
+                    break  # Ann's move: nothing changes until she makes it
+                continue
+            play_one_move(page)
+        if page.locator("#error").count():
+            page.click("#error button")
         page.keyboard.press("Escape")
         cards = page.locator("#cards button.card[data-discard]")
         cards.nth(cards.count() - 1).click()

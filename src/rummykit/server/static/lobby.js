@@ -15,9 +15,10 @@ RK.Lobby = (function () {
     const list = h("div#tables", { "aria-live": "polite" }, h("p", null, "Loading tables…"));
     const formBox = h("div#create-box", null, h("p", null, "Loading rulesets…"));
     main.replaceChildren(h("div.lobby", null,
-      h("section.panel", { "aria-labelledby": "open-h" }, h("h1#open-h", null, "Open tables"), list),
+      h("div", null,
+        h("section.panel", { "aria-labelledby": "open-h" }, h("h1#open-h", null, "Open tables"), list),
+        statsForm()),
       h("section#new-panel.panel", { "aria-labelledby": "new-h" }, h("h2#new-h", null, "New table"), formBox),
-      statsForm(),
     ));
     refresh(list);
     timer = setInterval(() => refresh(list), 4000);

@@ -118,7 +118,10 @@ RK.Table = (function () {
     T.pending = false;
     document.body.dataset.errors = String(+(document.body.dataset.errors || 0) + 1);
     document.body.dataset.pending = "";
-    T.error = m.message || m.code || "refused";
+    // a stale refusal only means the table moved on first: say so in words; the fresh
+    // state is on its way (or here already)
+    T.error = m.code === "stale" ? "Too late: the table moved on before your move arrived, so nothing was done."
+      : m.message || m.code || "refused";
     render();
     const el = document.getElementById("error");
     if (el) el.scrollIntoView({ block: "nearest" });
