@@ -188,6 +188,24 @@ def click_and_wait(page: Page, selector: str, sid: int) -> bool:
     return True
 
 
+def compose_meld(page: Page, action: str, sid: int) -> bool:
+    """Meld as a person would: click the cards of each meld, put each group aside (g),
+    then meld (m). The page must send the engine's own arrangement (with each wild's
+    meaning), so it is never refused."""
+    groups = [[tok.split("=")[0] for tok in g.split()] for g in action.removeprefix("meld ").split("/")]
+    for k, group in enumerate(groups):
+        for card in group:
+            page.click(f'#cards button.card[data-card="{card}"]:not(.sel):not(.grouped)')
+        if k < len(groups) - 1:
+            page.keyboard.press("g")
+    assert page.get_attribute("#meld-selected", "data-action") == action
+    errors = page.evaluate("() => +(document.body.dataset.errors || 0)")
+    if not click_and_wait(page, "#meld-selected", sid):
+        return False
+    assert page.evaluate("() => +(document.body.dataset.errors || 0)") == errors, page.inner_text("#error")
+    return True
+
+
 def play_one_move(page: Page) -> str:
     """One move by clicking, as a person would: take the hint when there is one, else
     draw, meld or lay off what the page offers, else discard the last card."""
@@ -201,6 +219,8 @@ def play_one_move(page: Page) -> str:
                 return kind
             continue
         page.keyboard.press("Escape")  # no card selected
+        if hint.startswith("meld ") and compose_meld(page, hint, sid):
+            return "meld"
         if hint.startswith("discard "):
             page.click(f'#cards button.card[data-card="{hint.split()[1]}"]')
             if click_and_wait(page, '#actions button[data-action="discard"]:not([disabled])', sid):
@@ -241,10 +261,11 @@ def test_lobby_creates_a_table_against_three_bots_and_a_whole_deal_is_played_by_
     assert page.inner_text("#contract") == "No contract: meld any sets and runs."
     assert page.locator("#seats li.seat").count() == 4
     assert "Ann (you)" in page.inner_text("#seats")
-    moves = 0
-    while play_one_move(page) != "result":
-        moves += 1
-        assert moves < 200, "the deal did not end"
+    kinds: list[str] = []
+    while (kind := play_one_move(page)) != "result":
+        kinds.append(kind)
+        assert len(kinds) < 200, "the deal did not end"
+    assert "meld" in kinds  # Ann laid a meld down through the composer (cards clicked, then m)
     # the deal's result shows every hand and the points
     rows = page.locator("#result tbody tr")
     assert rows.count() == 4
@@ -359,23 +380,23 @@ def test_a_spectator_sees_no_hand(server: dict[str, Any], contexts: Any) -> None
     assert "Eve" in watcher.inner_text("#seats")
 
 
-def finished_table(base: str, name: str) -> str:
+def finished_table(base: str, name: str) -> tuple[str, str]:
     """A one-deal game of Basic whose only person, absent from the start (grace 0), is
     played by the stand-in bot: it ends in a second or two."""
     tid = make_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=5, grace_seconds=0,
                      options={"deals": 1})
-    api(base, "POST", f"/api/tables/{tid}/join", {"name": name})
+    token = api(base, "POST", f"/api/tables/{tid}/join", {"name": name})["token"]
     t0 = time.monotonic()
     while api(base, "GET", f"/api/tables/{tid}")["status"] != "over":
         assert time.monotonic() - t0 < 60, "the game did not end"
         time.sleep(0.2)
-    return tid
+    return tid, token
 
 
 def test_a_finished_game_is_replayed_step_by_step_and_counts_in_the_stats(
         server: dict[str, Any], contexts: Any) -> None:
     base = server["base"]
-    tid = finished_table(base, "Zoe")
+    tid, _ = finished_table(base, "Zoe")
     steps = len(api(base, "GET", f"/api/tables/{tid}")["record"]["actions"])
     page = contexts().new_page()
     page.goto(f"{base}/t/{tid}")
@@ -442,3 +463,38 @@ def test_a_turn_is_played_with_the_keyboard_alone_at_a_phones_width(
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 380
     finally:
         ctx.close()
+
+
+def test_the_player_of_a_finished_game_starts_a_rematch_in_the_same_seat(
+        server: dict[str, Any], contexts: Any) -> None:
+    base = server["base"]
+    tid, token = finished_table(base, "Ray")
+    page = contexts().new_page()
+    page.goto(base + "/")
+    # this browser holds Ray's seat, as if Ray had joined here
+    page.evaluate("([t, tok]) => localStorage.setItem('rk.seat.' + t,"
+                  " JSON.stringify({seat: 0, token: tok, name: 'Ray'}))", [tid, token])
+    page.goto(f"{base}/t/{tid}")
+    page.click("#rematch")
+    page.wait_for_url(re.compile(r".*/t/(?!" + tid + r")\w+$"))
+    new = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("#seats li.me >> text=Ray (you)")
+    info = api(base, "GET", f"/api/tables/{new}")
+    assert info["ruleset"] == "basic" and [s["kind"] for s in info["seats"]] == ["human", "bot:easy"]
+    assert info["seats"][0]["name"] == "Ray"
+
+
+def test_a_table_is_created_from_an_uploaded_house_rules_file(server: dict[str, Any], contexts: Any) -> None:
+    page = contexts().new_page()
+    page.goto(server["base"] + "/")
+    page.fill("#c-name", "Hal")
+    page.select_option("#c-source", "file")
+    assert page.locator("#c-ruleset").is_hidden()
+    house = b'extends = "basic"\nname = "Our Basic"\ntarget = 50\n'
+    page.set_input_files("#c-file", files=[{"name": "house.toml", "mimeType": "text/plain", "buffer": house}])
+    page.select_option("#c-players", "2")
+    page.click("#c-submit")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#status-h")
+    assert page.inner_text("#status-h").startswith("Our Basic")
+    assert "Hal (you)" in page.inner_text("#seats")

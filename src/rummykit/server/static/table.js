@@ -80,6 +80,13 @@ RK.Table = (function () {
         render();
         return;
       }
+      if (ev.code === 4404) {
+        conn("");
+        t.main.replaceChildren(h("section.panel", null, h("h1", null, "No such table"),
+          h("p", null, h("a", { href: "/" }, "Back to the lobby"))));
+        t.stopped = true;
+        return;
+      }
       const delay = Math.min(10000, 500 * 2 ** t.attempt) * (0.75 + Math.random() * 0.5);
       t.attempt += 1;
       conn(`Connection lost: trying again in ${Math.ceil(delay / 1000)} s`);
