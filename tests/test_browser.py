@@ -498,3 +498,42 @@ def test_a_table_is_created_from_an_uploaded_house_rules_file(server: dict[str, 
     page.wait_for_selector("#status-h")
     assert page.inner_text("#status-h").startswith("Our Basic")
     assert "Hal (you)" in page.inner_text("#seats")
+
+
+def test_a_may_i_is_asked_of_both_people_at_once_with_a_countdown(
+        server: dict[str, Any], contexts: Any) -> None:
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "human", "bot:medium", "bot:medium"], seed=11,
+                     claim_seconds=5)
+    ann, bob = contexts().new_page(), contexts().new_page()
+    join(ann, base, tid, "Ann")
+    join(bob, base, tid, "Bob")
+    t0 = time.monotonic()
+    while True:
+        assert time.monotonic() - t0 < 60, "no May I reached both people"
+        ready = [p.evaluate(READY) for p in (ann, bob)]
+        if all(r and r["kind"] == "claim" for r in ready):
+            break
+        # whoever may move, moves (one asked alone passes at once)
+        mover = next((p for p, r in zip((ann, bob), ready, strict=True) if r), None)
+        if mover is not None:
+            play_one_move(mover)
+        else:
+            time.sleep(0.05)
+    for p in (ann, bob):
+        assert p.locator('#claim [data-action="buy"]').count() == 1
+        assert p.locator('#claim [data-action="pass"]').count() == 1
+        assert re.fullmatch(r"[0-5] s left", p.inner_text("#countdown"))
+    window = ann.evaluate("() => document.body.dataset.window")
+    # Ann passes: she is told her answer is in, and Bob is still asked
+    ann.click('#claim [data-action="pass"]')
+    ann.wait_for_selector("#claim >> text=Your answer is in")
+    assert bob.locator('#claim [data-action="buy"]').count() == 1
+    assert bob.evaluate("() => document.body.dataset.window") == window
+    left = float(bob.locator("#countdown").inner_text().split()[0])
+    bob.click('#claim [data-action="pass"]')
+    t1 = time.monotonic()
+    # both answered: the window closes at once, before its countdown ends
+    ann.wait_for_function("w => document.body.dataset.window !== w", arg=window, timeout=5000)
+    if left >= 2:
+        assert time.monotonic() - t1 < left - 0.5

@@ -104,6 +104,7 @@ RK.Table = (function () {
     const old = T.msg;
     document.body.dataset.stateId = m.state_id; // for tests and scripts: the state on screen
     document.body.dataset.status = m.status;
+    document.body.dataset.window = m.window ? m.window.state_id : "";
     document.body.dataset.pending = "";
     T.msg = m;
     T.pending = false;

@@ -18,7 +18,9 @@ RK.h = function h(tag, attrs, ...kids) {
     for (const [k, v] of Object.entries(attrs)) {
       if (v === null || v === undefined || v === false) continue;
       if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
-      else if (k === "dataset") Object.assign(el.dataset, v);
+      else if (k === "dataset") {
+        for (const [dk, dv] of Object.entries(v)) if (dv !== null && dv !== undefined && dv !== false) el.dataset[dk] = dv;
+      }
       else if (k === "value") el.value = v;
       else if (k === "checked") el.checked = !!v;
       else el.setAttribute(k, v === true ? "" : String(v));
