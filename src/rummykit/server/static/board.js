@@ -28,8 +28,9 @@ RK.Board = (function () {
   }
 
   /* The line saying whose turn it is and what they are doing. */
-  function turnWords(v, nm, me, window) {
+  function turnWords(v, nm, me, window, status) {
     if (v.is_over || v.phase === "over") return "The game is over.";
+    if (status === "waiting") return "Waiting for players to sit down.";
     const top = v.discard_top;
     const turn = v.turn;
     if (window) {
@@ -49,16 +50,16 @@ RK.Board = (function () {
     return `${nm[cp]}'s turn.`;
   }
 
-  function header(v, nm, me, window, extra) {
+  function header(v, nm, me, window, extra, status) {
     const deals = v.deals ? ` of ${v.deals}` : "";
     return h("section#status.panel", { "aria-labelledby": "status-h" },
       h("h1#status-h", null, `${v.name} — deal ${v.round}${deals}`),
       h("p#contract", null, contractWords(v)),
-      h("p#turn.turn", { "aria-live": "polite" }, turnWords(v, nm, me, window)),
+      h("p#turn.turn", { "aria-live": "polite" }, turnWords(v, nm, me, window, status)),
       extra || null);
   }
 
-  function seatsPanel(v, seats, nm, me, window) {
+  function seatsPanel(v, seats, nm, me, window, status) {
     const contracts = v.contract && v.contract !== "no contract";
     const rows = [];
     for (let i = 0; i < v.players; i++) {
@@ -73,7 +74,7 @@ RK.Board = (function () {
       if (s.kind === "human" && !s.replay) flags.push(RK.isFree(s) ? "free seat" : (s.connected ? "online" : "away"));
       if (s.autoplay) flags.push("a bot is standing in");
       const asked = window ? window.seats.includes(i) && !(window.answered_seats || []).includes(i) : false;
-      const active = window ? asked : !v.is_over && i === v.current_player;
+      const active = status === "waiting" ? false : window ? asked : !v.is_over && i === v.current_player;
       rows.push(h("li.seat" + (active ? ".active" : "") + (i === me ? ".me" : ""), { dataset: { seat: i } },
         h("span.dot" + (s.kind === "human" && !s.connected ? ".off" : ""), { "aria-hidden": "true" }),
         h("strong", null, nm[i] + (i === me ? " (you)" : "")), active ? h("span.badge", null, window ? "asked" : "to act") : null,

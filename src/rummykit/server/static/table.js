@@ -503,7 +503,8 @@ RK.Table = (function () {
     const timer = !w && m.deadline ? h("p.small", null, "Time left for this move: ",
       h("span.countdown", { dataset: { deadline: m.deadline } }, countdownText(m.deadline))) : null;
     parts.push(RK.Board.header(v, nm, seat, w, [timer, m.status === "waiting" ? waitingBox(m) : null,
-      seat === null ? h("p#spectator.muted", null, "You are watching: only what every player sees is shown.") : null]));
+      seat === null ? h("p#spectator.muted", null, "You are watching: only what every player sees is shown.") : null],
+    m.status));
     parts.push(joinBox());
     if (over) parts.push(RK.Board.standings(v, nm, overBox()));
     const col = [h("div.boardrow", null, RK.Board.pilePanel(v, w ? claimBox(v, legal, w, nm) : null), RK.Board.meldsPanel(v, nm))];
@@ -523,7 +524,7 @@ RK.Table = (function () {
       res.querySelector("details").addEventListener("toggle", (ev) => { T.resultOpen = ev.target.open; });
       col.push(res);
     }
-    const side = [RK.Board.seatsPanel(v, m.seats, nm, seat, w), RK.Board.logPanel(v, nm), inviteBox()];
+    const side = [RK.Board.seatsPanel(v, m.seats, nm, seat, w, m.status), RK.Board.logPanel(v, nm), inviteBox()];
     parts.push(h("div.cols", null, h("div.colmain", null, col), h("div.colside", null, side)));
     T.main.replaceChildren(...parts.filter(Boolean));
     const log = document.getElementById("log");
@@ -560,7 +561,8 @@ RK.Table = (function () {
     const humans = seats.filter((s) => s.kind === "human");
     const taken = humans.filter((s) => !RK.isFree(s)).length;
     return h("div#waiting", null, h("p", null, `Waiting for players: ${taken} of ${humans.length} seats taken. ` +
-      "The game starts when every seat is taken."), seatListing(seats));
+      "The game starts when every seat is taken. Send this table's link to the others:"),
+      h("p", null, h("code#waiting-link", null, `${location.origin}/t/${T.id}`)), seatListing(seats));
   }
 
   function seatListing(seats) {
