@@ -21,10 +21,10 @@ from rummykit.server.client import SeatClient, bot_chooser, http_json, join_tabl
 
 
 @contextmanager
-def running_server(db_url: str) -> Iterator[str]:
+def running_server(db_url: str, port: int | None = None) -> Iterator[str]:
     """``rummykit serve`` on a free port of 127.0.0.1 in its own process (so the test's
     clients and the server do not share one interpreter lock); yields the base URL."""
-    port = free_port()
+    port = port or free_port()
     proc = subprocess.Popen([sys.executable, "-m", "rummykit.cli.main", "serve", "--port", str(port),
                              "--db", db_url], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"

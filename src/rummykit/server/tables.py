@@ -525,6 +525,7 @@ class Table:
                     if s.grace is not None:
                         s.grace.cancel()
                         s.grace = None
+                self.hub.retire_later(self)
                 return
             if g.phase not in WINDOW_PHASES:
                 self.window = None
@@ -593,7 +594,11 @@ class Table:
             self.turn_task = None
             self.turn_key = None
             self.turn_deadline = None
-            g.apply(action)
+            try:
+                g.apply(action)
+            except IllegalActionError:  # a bot's mistake must not stop the table
+                log.exception("table %s: the %s bot chose an illegal action", self.id, level)
+                g.apply(g.legal_actions()[0])
             self.moves.append((seat, g.actions[-1]))
             self.state_id += 1
             self._changed()
@@ -685,6 +690,27 @@ class Hub:
                 t = self._rebuild(st)
                 self.tables[tid] = t
         return t
+
+    RETIRE_SECONDS = 900.0
+
+    def retire_later(self, t: Table) -> None:
+        """Drop a finished table from memory a while after its end (it is reloaded from
+        storage if asked for again)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        loop.call_later(self.RETIRE_SECONDS, self._retire, t.id)
+
+    def _retire(self, tid: str) -> None:
+        t = self.tables.get(tid)
+        if t is None or t.status != "over":
+            return
+        if t.conns:
+            self.retire_later(t)
+            return
+        t.stop()
+        del self.tables[tid]
 
     def listing(self) -> list[dict[str, Any]]:
         return [t.info() for t in self.tables.values() if t.status != "over"]

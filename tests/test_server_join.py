@@ -1,0 +1,93 @@
+"""`rummykit join`: a seat at a server's table played by a bot, or by a person line by line."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import threading
+from typing import Any
+
+from pg import free_port
+from serverkit import create_table, running_server, sqlite_served, table_state  # noqa: F401
+
+import rummykit as rk
+from rummykit.server.client import JoinError, SeatClient, bot_chooser, join_table, split_table_url
+
+
+def _join(url: str, *args: str, stdin: str | None = None,
+          timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rummykit.cli.main", "join", url, *args], input=stdin,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_join_with_a_bot_plays_the_seat_to_the_end(sqlite_served: str) -> None:  # noqa: F811
+    tid = create_table(sqlite_served, ruleset="basic", seats=["human", "bot:easy"], seed=9,
+                       options={"target": 30}, hints=False)
+    out = _join(f"{sqlite_served}/t/{tid}", "--name", "Robo", "--bot", "medium")
+    assert out.returncode == 0, out.stderr
+    assert "Seat 0" in out.stdout and "Game over" in out.stdout
+    info = table_state(sqlite_served, tid)
+    assert info["status"] == "over" and info["seats"][0]["name"] == "Robo"
+    assert rk.replay(info["record"]).view(None)["scores"] == info["scores"]
+
+
+def test_join_refuses_a_full_table_and_a_bad_link_with_a_message(sqlite_served: str) -> None:  # noqa: F811
+    tid = create_table(sqlite_served, ruleset="basic", seats=["human", "bot:easy"], seed=9)
+    join_table(sqlite_served, tid, "Ann")
+    out = _join(f"{sqlite_served}/t/{tid}", "--name", "Bob", "--bot", "easy")
+    assert out.returncode != 0 and "409" in out.stderr and "no human seat is free" in out.stderr
+    out = _join("ftp://example/t", "--name", "Bob")
+    assert out.returncode != 0 and "is not a table link" in out.stderr
+
+
+def test_join_without_a_bot_lets_a_person_play_by_number_or_text(sqlite_served: str) -> None:  # noqa: F811
+    tid = create_table(sqlite_served, ruleset="basic", seats=["human", "bot:easy"], seed=9, hints=False)
+    # the person answers the first question with the first listed action, then leaves (end of input)
+    out = _join(f"{sqlite_served}/t/{tid}", "--name", "Ann", stdin="1\n", timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "your hand:" in out.stdout and "  1. " in out.stdout
+    info = table_state(sqlite_served, tid)
+    assert info["seats"][0]["name"] == "Ann"
+
+
+def test_split_table_url() -> None:
+    assert split_table_url("http://127.0.0.1:8000/t/abc") == ("http://127.0.0.1:8000", "abc")
+    for bad in ("http://h/x/abc", "127.0.0.1:8000/t/abc", "http://h/"):
+        try:
+            split_table_url(bad)
+        except JoinError:
+            continue
+        raise AssertionError(bad)
+
+
+def test_the_client_reconnects_with_backoff_when_the_server_restarts_mid_game(tmp_path: Any) -> None:
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    port = free_port()
+    reached = threading.Event()
+    box: dict[str, Any] = {}
+
+    def seen(msg: dict[str, Any]) -> None:
+        if msg.get("type") == "state" and msg["state_id"] >= 10:
+            reached.set()
+
+    async def play(base: str, tid: str, token: str) -> SeatClient:
+        c = SeatClient(base, tid, token, bot_chooser("medium", 1), keep=True, max_retries=40, on_message=seen)
+        await asyncio.wait_for(c.run(), 120)
+        return c
+
+    with running_server(db, port) as base:
+        tid = create_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=9,
+                           options={"target": 30}, hints=False, bot_delay=0.05)
+        _, token = join_table(base, tid, "Ann")
+        th = threading.Thread(target=lambda: box.update(c=asyncio.run(play(base, tid, token))), daemon=True)
+        th.start()
+        assert reached.wait(60)
+    stopped_at = box.get("c")
+    assert stopped_at is None  # the client is still trying while the server is down
+    with running_server(db, port):
+        th.join(120)
+    c = box["c"]
+    assert c.last is not None and c.last["status"] == "over"
+    sids = [m["state_id"] for m in c.messages if m["type"] == "state"]
+    assert sids == sorted(sids) and {m["seat"] for m in c.messages if m["type"] == "state"} == {0}
