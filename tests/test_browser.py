@@ -14,6 +14,7 @@ import shutil
 import socket
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -413,6 +414,13 @@ def test_a_finished_game_is_replayed_step_by_step_and_counts_in_the_stats(
     page.click("[data-fk=r-last]")
     page.wait_for_selector(f"#replay-step >> text=Step {steps} of {steps}")
     assert "Deal 1 result" in page.inner_text("#result")
+    # the API behind it: a step out of range, or a game not over, is refused
+    waiting = make_table(base, ruleset="basic", seats=["human", "bot:easy"])
+    for path, code in ((f"/api/tables/{tid}/replay/{steps + 1}", 404),
+                       (f"/api/tables/{waiting}/replay/0", 409)):
+        with pytest.raises(urllib.error.HTTPError) as e:
+            api(base, "GET", path)
+        assert e.value.code == code
     # the stats page of the person counts the game
     page.goto(f"{base}/stats/Zoe")
     page.wait_for_selector("#stats-table")
