@@ -8,6 +8,7 @@
   function stopAll() {
     RK.Lobby.stop();
     RK.Table.stop();
+    RK.Replay.stop();
   }
 
   function route() {

@@ -23,7 +23,7 @@ RK.Table = (function () {
     stop();
     T = { id, main, me: RK.seatOf(id), ws: null, msg: null, info: null, sel: [], groups: [],
       sortBy: RK.store.get("sort", "suit"), error: "", attempt: 0, pending: false, notice: "",
-      resultOpen: false, seenRound: undefined, replay: null, offset: 0, stopped: false };
+      resultOpen: false, seenRound: undefined, offset: 0, stopped: false };
     document.title = `rummykit: table ${id}`;
     document.addEventListener("keydown", onKey);
     T.tick = setInterval(tickCountdowns, 250);
@@ -36,7 +36,9 @@ RK.Table = (function () {
       return;
     }
     if (params.has("replay") && T.info.status === "over") {
-      startReplay(+params.get("replay") || 0);
+      const info = T.info;
+      stop();
+      RK.Replay.show(main, id, info, +params.get("replay") || 0);
       return;
     }
     connect();
@@ -477,7 +479,6 @@ RK.Table = (function () {
 
   function render() {
     if (!T || T.stopped) return;
-    if (T.replay) { renderReplay(); return; }
     const m = T.msg;
     const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
     const logEl = document.getElementById("log");
@@ -532,12 +533,7 @@ RK.Table = (function () {
     restoreFocus(focus);
   }
 
-  function restoreFocus(fk) {
-    if (!fk) return;
-    let el = T.main.querySelector(`[data-fk="${CSS.escape(fk)}"]`);
-    if (!el || el.disabled) el = T.main.querySelector("button.act:not([disabled]), button.card:not([disabled])");
-    if (el) el.focus({ preventScroll: true });
-  }
+  function restoreFocus(fk) { RK.restoreFocus(T.main, fk, "button.act:not([disabled]), button.card:not([disabled])"); }
 
   function hintBox(hint) {
     const text = typeof hint === "string" ? hint : hint.action;
@@ -579,77 +575,12 @@ RK.Table = (function () {
         } }, "Copy")));
   }
 
-  /* ---------------------------------------------------------------- replay */
-
-  async function startReplay(step) {
-    T.replay = { step, data: null, error: "" };
-    conn("Replay");
-    await loadStep(step);
-  }
-
-  async function loadStep(step) {
-    try {
-      const d = await RK.api("GET", `/api/tables/${T.id}/replay/${step}`);
-      T.replay.data = d;
-      T.replay.step = d.step;
-      T.replay.error = "";
-      history.replaceState(null, "", `/t/${T.id}?replay=${d.step}`);
-    } catch (e) { T.replay.error = e.message; }
-    renderReplay();
-  }
-
-  function renderReplay() {
-    const R = T.replay;
-    const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
-    const d = R.data;
-    const parts = [];
-    if (!d) {
-      T.main.replaceChildren(h("p.error", { role: "alert" }, R.error || "Loading…"), h("a", { href: `/t/${T.id}` }, "Back to the table"));
-      return;
-    }
-    const v = d.view;
-    const last = d.steps;
-    const nm = RK.Board.names(d.seats || T.info.seats, v.players, null);
-    const btn = (fk, text, to, key) => h("button", { type: "button", dataset: { fk }, disabled: to < 0 || to > last || to === R.step || null,
-      "aria-keyshortcuts": key, onclick: () => loadStep(to) }, text);
-    const ctrl = h("div#replay-controls.btnrow", null,
-      btn("r-first", "« First", 0, "Home"), btn("r-prev", "‹ Back", R.step - 1, "ArrowLeft"),
-      h("span#replay-step", { "aria-live": "polite" }, `Step ${R.step} of ${last}`),
-      btn("r-next", "Next ›", R.step + 1, "ArrowRight"), btn("r-last", "Last »", last, "End"));
-    const said = d.action ? h("p#replay-action", null, d.seat !== null && d.seat !== undefined ? `${nm[d.seat]}: ` : "", h("code", null, d.action))
-      : h("p#replay-action.muted", null, "The deal before the first move.");
-    parts.push(RK.Board.header(v, nm, null, null, [h("p.muted", null, "Replay of a finished game"), ctrl, said]));
-    if (R.error) parts.push(h("p.error", { role: "alert" }, R.error));
-    const grid = [h("div.boardrow", null, RK.Board.pilePanel(v), RK.Board.meldsPanel(v, nm))];
-    const hands = d.hands || v.hands;
-    if (hands) {
-      grid.push(h("section#hands.panel", { "aria-labelledby": "hands-h" }, h("h2#hands-h", null, "Every hand"),
-        h("ul.seats", null, hands.map((cards, i) => h("li", { dataset: { seat: i } }, h("strong", null, nm[i]), " ", RK.cardsLine(cards))))));
-    }
-    if (v.last_round) grid.push(RK.Board.resultPanel(v.last_round, nm, true));
-    // who sat where, without today's connection flags: they are not part of the game
-    const seats = (d.seats || T.info.seats).map((s) => ({ kind: s.kind, name: s.name, taken: true, connected: true, replay: true }));
-    const side = [RK.Board.seatsPanel(v, seats, nm, null), RK.Board.logPanel(v, nm)];
-    parts.push(h("div.cols", null, h("div.colmain", null, grid), h("div.colside", null, side)), h("p", null, h("a", { href: `/t/${T.id}` }, "Back to the table")));
-    T.main.replaceChildren(...parts);
-    const log = document.getElementById("log");
-    if (log) log.scrollTop = log.scrollHeight;
-    restoreFocus(focus);
-  }
-
   /* ---------------------------------------------------------------- keys */
 
   function onKey(ev) {
     if (!T || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const tag = (ev.target.tagName || "").toLowerCase();
     if (["input", "select", "textarea"].includes(tag)) return;
-    if (T.replay) {
-      const R = T.replay;
-      const last = R.data ? R.data.steps : 0;
-      const to = { ArrowLeft: R.step - 1, ArrowRight: R.step + 1, Home: 0, End: last }[ev.key];
-      if (to !== undefined && to >= 0 && to <= last && !ev.target.closest(".hand")) { ev.preventDefault(); loadStep(to); }
-      return;
-    }
     if (!T.msg || !T.msg.view) return;
     const click = (sel) => { const el = T.main.querySelector(sel); if (el && !el.disabled) { ev.preventDefault(); el.click(); } };
     const k = ev.key;

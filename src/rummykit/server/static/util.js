@@ -126,3 +126,12 @@ RK.seatLabel = function seatLabel(s) {
   if (s.kind && s.kind.startsWith("bot")) return `bot (${s.kind.split(":")[1] || "medium"})`;
   return "person";
 };
+
+/* After a page is drawn again, focus the element that had it (same data-fk), else the
+   first element matching `fallback`: a keyboard user keeps their place. */
+RK.restoreFocus = function restoreFocus(root, fk, fallback) {
+  if (!fk) return;
+  let el = root.querySelector(`[data-fk="${CSS.escape(fk)}"]`);
+  if ((!el || el.disabled) && fallback) el = root.querySelector(fallback);
+  if (el) el.focus({ preventScroll: true });
+};
