@@ -15,10 +15,9 @@ RK.Lobby = (function () {
     const list = h("div#tables", { "aria-live": "polite" }, h("p", null, "Loading tables…"));
     const formBox = h("div#create-box", null, h("p", null, "Loading rulesets…"));
     main.replaceChildren(h("div.lobby", null,
-      h("div", null,
-        h("section.panel", { "aria-labelledby": "open-h" }, h("h1#open-h", null, "Open tables"), list),
-        statsForm()),
+      h("section#open-panel.panel", { "aria-labelledby": "open-h" }, h("h1#open-h", null, "Open tables"), list),
       h("section#new-panel.panel", { "aria-labelledby": "new-h" }, h("h2#new-h", null, "New table"), formBox),
+      statsForm(),
     ));
     refresh(list);
     timer = setInterval(() => refresh(list), 4000);
@@ -254,7 +253,7 @@ RK.Lobby = (function () {
   /* ---- stats ---- */
   function statsForm(value) {
     const input = h("input#s-name", { name: "stats", value: value || RK.store.get("name", ""), autocomplete: "nickname", required: true });
-    return h("section.panel", { "aria-labelledby": "stats-h" }, h("h2#stats-h", null, "Player stats"),
+    return h("section#stats-panel.panel", { "aria-labelledby": "stats-h" }, h("h2#stats-h", null, "Player stats"),
       h("form#stats-form", { action: "/", method: "get", onsubmit: (ev) => {
         ev.preventDefault();
         if (input.value.trim()) RK.go("/stats/" + encodeURIComponent(input.value.trim()));
