@@ -140,6 +140,7 @@ def main() -> None:
     ap.add_argument("--tables", default=None, help="comma-separated table counts (default 1,10,100)")
     ap.add_argument("--seconds", type=float, default=None, help="seconds of play per table count")
     ap.add_argument("--db", default=None, help="database URL (default: a temporary SQLite file)")
+    ap.add_argument("--url", default=None, help="use a server already running there (http://host:port)")
     ap.add_argument("--ruleset", default="contract")
     ap.add_argument("--bot", default="easy", help="the bot that drives every client")
     ap.add_argument("--hints", action="store_true", help="tables with hints on (the server computes one "
@@ -149,7 +150,7 @@ def main() -> None:
     seconds = args.seconds or (5.0 if args.quick else 20.0)
     tmp = tempfile.mkdtemp(prefix="rummykit-rtt-")
     db = args.db or f"sqlite:///{os.path.join(tmp, 'rtt.db')}"
-    proc, base = start_server(db)
+    proc, base = (None, args.url.rstrip("/")) if args.url else start_server(db)
     try:
         print(f"rummykit serve round trip: {args.ruleset}, 4 websocket clients per table driven by the "
               f"{args.bot} bot, hints {'on' if args.hints else 'off'}, {db.split(':')[0]} database, "
@@ -166,11 +167,12 @@ def main() -> None:
                   f"{statistics.median(samples):>8.1f} {pct(samples, 0.9):>8.1f} {pct(samples, 0.99):>8.1f} "
                   f"{max(samples):>8.1f}", flush=True)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 if __name__ == "__main__":

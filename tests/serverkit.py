@@ -145,14 +145,17 @@ def check_views(record: dict[str, Any], clients: list[SeatClient]) -> int:
     for pos in range(len(actions) + 1):
         if pos > 0:
             g.apply(actions[pos - 1])
-        for seat, view in wanted.get(pos, []):
-            assert view == plain(g.view(seat)), f"seat {seat}'s view at {pos} differs from the engine's"
-            others = [s for s in range(g.n) if s != seat]
+        if pos not in wanted:
+            continue
+        views: dict[int | None, Any] = {s: plain(g.view(s)) for s in [None, *range(g.n)]}
+        hands = {s: views[s]["hand"] for s in range(g.n)}
+        for seat, view in wanted[pos]:
+            assert view == views[seat], f"seat {seat}'s view at {pos} differs from the engine's"
             text = json.dumps(view)
-            for s in others:
-                hand = plain(g.view(s))["hand"]
-                if len(hand) >= 3 and hand != view["known"][s]:  # all of it seen in public: no secret
-                    assert json.dumps(hand)[1:-1] not in text, f"seat {s}'s hand is in seat {seat}'s message"
+            for s in range(g.n):
+                # another seat's hand, unless all of it was seen in public (then no secret)
+                if s != seat and len(hands[s]) >= 3 and hands[s] != view["known"][s]:
+                    assert json.dumps(hands[s])[1:-1] not in text, f"seat {s}'s hand leaked to {seat}"
             checked += 1
     assert checked == sum(len(v) for v in wanted.values()), "a view's position is past the game's end"
     return checked

@@ -301,7 +301,7 @@ def test_a_restarted_server_brings_an_unfinished_table_back_exactly(db_url: str)
 
     with running_server(db_url) as base:
         tid = create_table(base, ruleset="contract", seats=["human", "bot:medium", "human", "bot:easy"],
-                           seed=8, hints=False, options={"deals": 2}, claim_seconds=30)
+                           seed=8, hints=False, options={"deals": 1}, claim_seconds=30)
         tokens = [join_table(base, tid, n)[1] for n in ("Ann", "Bob")]
         asyncio.run(half(base, tid, tokens))
         asyncio.run(asyncio.sleep(0.3))
@@ -416,3 +416,56 @@ def test_hints_rulesets_stats_and_rematch(sqlite_served: str) -> None:  # noqa: 
     assert again["status"] == "waiting" and [s["kind"] for s in again["seats"]] == ["human", "bot:medium"]
     assert table_state(base, tid)["rematch"] == r1["id"]
     assert json.dumps(again).find("seed") == -1  # the deal's seed is never told before the end
+
+
+async def _drive_to_window(raws: list[Raw], rng: random.Random) -> dict[str, Any]:
+    """Play every seat's turns with a medium bot until a claim window opens; its state."""
+    acted: dict[int, int] = {}
+    end = time.time() + 60
+    while time.time() < end:
+        await asyncio.gather(*(r.quiet(0.02) for r in raws))
+        for seat, r in enumerate(raws):
+            s = r.state
+            if s is None or s["status"] != "playing":
+                continue
+            if s["window"] is not None:
+                return s
+            if s["legal"] and acted.get(seat) != s["state_id"]:
+                acted[seat] = s["state_id"]
+                legal = [rk.parse_action(t) for t in s["legal"]]
+                bot = make_player("medium", seed=rng.randrange(99))
+                await r.act(rk.format_action(bot.choose(s["view"], legal)))
+    raise AssertionError("no claim window opened")
+
+
+def test_seats_handed_to_a_bot_during_a_claim_window_answer_at_once(sqlite_served: str) -> None:  # noqa: F811
+    async def run(base: str, tid: str, tokens: list[str]) -> None:
+        raws = [await Raw.open(base, tid, t) for t in tokens]
+        s = await _drive_to_window(raws, random.Random(5))
+        w = s["window"]
+        opened = time.time()
+        for seat in w["seats"]:
+            await raws[seat].send({"type": "autoplay", "on": True})
+        await raws[0].until(lambda m: m["window"] is None or m["window"]["state_id"] != w["state_id"],
+                            timeout=20)
+        assert time.time() - opened < 10  # not the 30 s countdown: the bots answered
+        for r in raws:
+            await r.close()
+
+    tid = create_table(sqlite_served, ruleset="may-i", seats=["human"] * 4, seed=2, claim_seconds=30,
+                       hints=False)
+    tokens = [join_table(sqlite_served, tid, f"P{i}")[1] for i in range(4)]
+    asyncio.run(run(sqlite_served, tid, tokens))
+
+
+def test_a_hard_bot_seat_thinks_in_a_thread_and_moves(sqlite_served: str) -> None:  # noqa: F811
+    async def run(tid: str) -> None:
+        watcher = await Raw.open(sqlite_served, tid, None)
+        m = await watcher.until(lambda m: any(e.get("seat") == 0 for e in m["view"]["log"]), timeout=60)
+        assert m["seats"][0]["kind"] == "bot:hard" and m["status"] == "playing"
+        await watcher.close()
+
+    tid = create_table(sqlite_served, ruleset="basic", seats=["bot:hard", "bot:easy"], seed=3, bot_delay=0,
+                       names={"0": "Deep"})
+    asyncio.run(run(tid))
+    assert table_state(sqlite_served, tid)["seats"][0]["name"] == "Deep"

@@ -12,7 +12,14 @@ from pg import free_port
 from serverkit import create_table, running_server, sqlite_served, table_state  # noqa: F401
 
 import rummykit as rk
-from rummykit.server.client import JoinError, SeatClient, bot_chooser, join_table, split_table_url
+from rummykit.server.client import (
+    JoinError,
+    SeatClient,
+    bot_chooser,
+    join_table,
+    split_table_url,
+    table_variant,
+)
 
 
 def _join(url: str, *args: str, stdin: str | None = None,
@@ -49,6 +56,14 @@ def test_join_without_a_bot_lets_a_person_play_by_number_or_text(sqlite_served: 
     assert "your hand:" in out.stdout and "  1. " in out.stdout
     info = table_state(sqlite_served, tid)
     assert info["seats"][0]["name"] == "Ann"
+
+
+def test_a_client_bot_plays_the_tables_house_rules() -> None:
+    assert table_variant({"options": {"twos_wild": True}}, "contract").spec.twos_wild
+    assert not table_variant({}, "contract").spec.twos_wild
+    raw = dict(rk.get_variant("basic").raw, id="ours", name="Ours", min_set=4)
+    v = table_variant({"rules": raw, "options": {"target": 50}}, "ours")
+    assert (v.id, v.spec.min_set, v.spec.target) == ("ours", 4, 50)
 
 
 def test_split_table_url() -> None:

@@ -18,7 +18,7 @@ from ..rules.registry import ORDER, RulesError, Variant, _merge, _raw_builtin, b
 from ..rules.spec import RuleSpec
 from .replay import Replays
 from .storage import Storage
-from .tables import BOT_LEVELS, Conn, Hub, Refused, Table
+from .tables import BOT_LEVELS, OVERFLOW, Conn, Hub, Refused, Table
 
 STATIC = Path(__file__).parent / "static"
 SEAT_KINDS = ("human", *(f"bot:{x}" for x in BOT_LEVELS))
@@ -384,6 +384,9 @@ async def _writer(websocket: WebSocket, conn: Conn) -> None:
         if msg is None:
             return
         try:
+            if msg == OVERFLOW:
+                await websocket.close(code=1013)  # "try again later": it reconnects for the full state
+                return
             await websocket.send_text(msg)
         except Exception:
             return

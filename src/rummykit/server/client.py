@@ -17,7 +17,7 @@ from typing import Any
 
 from ..engine.actions import Action, format_action, parse_action
 from ..players import make_player
-from ..rules.registry import Variant, build_spec
+from ..rules.registry import Variant, build_spec, get_variant
 
 Chooser = Callable[[dict[str, Any]], Awaitable[str | None]]
 
@@ -67,17 +67,23 @@ def ws_url(base: str, tid: str, token: str | None) -> str:
     return u if token is None else u + "?token=" + urllib.parse.quote(token)
 
 
+def table_variant(table: dict[str, Any], ruleset: str) -> Variant:
+    """The table's ruleset with its house rules, from a state message's ``table``."""
+    if table.get("rules"):
+        raw = table["rules"]
+        v = Variant(build_spec(raw, "table rules"), raw)
+    else:
+        v = get_variant(ruleset)
+    return v.with_options(table.get("options") or None)
+
+
 def bot_chooser(level: str, seed: int = 0) -> Chooser:
     """A chooser that asks a rummykit bot, from the seat's view and legal texts only."""
 
     async def choose(msg: dict[str, Any]) -> str | None:
         legal: list[Action] = [parse_action(t) for t in msg["legal"]]
-        table = msg.get("table") or {}
-        variant = None
-        if table.get("rules"):
-            raw = table["rules"]
-            variant = Variant(build_spec(raw, "table rules"), raw)
         view = msg["view"]
+        variant = table_variant(msg.get("table") or {}, view["ruleset"])
         bot = make_player(level, seed=seed * 1_000_003 + view["state_id"], variant=variant)
         if level.startswith("hard"):
             a = await asyncio.get_running_loop().run_in_executor(None, bot.choose, view, legal)

@@ -25,8 +25,8 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
-    insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -78,6 +78,14 @@ class ClaimRow(Base):
     window: Mapped[int] = mapped_column(Integer, primary_key=True)  # state_id the window opened at
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     answer: Mapped[str] = mapped_column(Text)
+
+
+# the statements of every change, built once (the per-action path of the server)
+_ADD_ACTION = text('INSERT INTO actions (table_id, seq, seat, "text", state_id) '
+                   "VALUES (:tid, :seq, :seat, :text, :sid)")
+_ADD_CLAIM = text('INSERT INTO claims (table_id, "window", seat, answer) VALUES (:tid, :w, :seat, :a)')
+_SET_STATE = text("UPDATE tables SET state_id = :sid WHERE id = :tid")
+_SET_STATE_STATUS = text("UPDATE tables SET state_id = :sid, status = :status WHERE id = :tid")
 
 
 def default_url() -> str:
@@ -187,21 +195,20 @@ class Storage:
         (seat, {column: value}), the new state_id and status, ``final`` (scores, winners)."""
         with self.engine.begin() as c:
             if moves:
-                c.execute(insert(ActionRow), [
-                    {"table_id": tid, "seq": first_seq + k, "seat": seat, "text": text, "state_id": state_id}
-                    for k, (seat, text) in enumerate(moves)])
+                c.execute(_ADD_ACTION, [{"tid": tid, "seq": first_seq + k, "seat": seat, "text": text,
+                                         "sid": state_id} for k, (seat, text) in enumerate(moves)])
             if claims:
-                c.execute(insert(ClaimRow), [{"table_id": tid, "window": w, "seat": seat, "answer": a}
-                                             for w, seat, a in claims])
+                c.execute(_ADD_CLAIM, [{"tid": tid, "w": w, "seat": seat, "a": a} for w, seat, a in claims])
             for seat, vals in seats:
                 c.execute(update(SeatRow).where(SeatRow.table_id == tid, SeatRow.seat == seat).values(**vals))
-            row: dict[str, Any] = {"state_id": state_id}
-            if status is not None:
-                row["status"] = status
             if final is not None:
-                row.update(status="over", finished=time.time(), scores=json.dumps(final[0]),
-                           winners=json.dumps(final[1]))
-            c.execute(update(TableRow).where(TableRow.id == tid).values(**row))
+                c.execute(update(TableRow).where(TableRow.id == tid).values(
+                    state_id=state_id, status="over", finished=time.time(), scores=json.dumps(final[0]),
+                    winners=json.dumps(final[1])))
+            elif status is not None:
+                c.execute(_SET_STATE_STATUS, {"tid": tid, "sid": state_id, "status": status})
+            else:
+                c.execute(_SET_STATE, {"tid": tid, "sid": state_id})
 
     def set_rematch(self, tid: str, rematch: str) -> None:
         with self._tx() as s:

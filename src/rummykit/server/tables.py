@@ -86,10 +86,10 @@ class Window:
     state_id: int  # the table's state_id when it opened; answers carry it
     seats: list[int]  # the engine's queue, in its priority order
     legal: dict[int, list[str]]  # what each seat may answer (seats ahead assumed to pass)
-    views: dict[int, dict[str, Any]]  # each seat's view when the engine would ask it
     deadline: float
     answers: dict[int, str] = field(default_factory=dict)
     task: asyncio.Task[None] | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # something changed: look again
 
     def complete(self) -> bool:
         return all(s in self.answers for s in self.seats)
@@ -100,14 +100,27 @@ class Window:
                 "answered_seats": sorted(self.answers)}
 
 
+OVERFLOW = "\x00overflow"  # the writer closes a connection that fell this far behind (code 1013)
+MAX_BEHIND = 200
+
+
 @dataclass(eq=False)
 class Conn:
     """One websocket connection: its seat (None: a spectator) and its outgoing queue."""
 
     seat: int | None
     out: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    behind: bool = False
 
     def send(self, msg: dict[str, Any] | str) -> None:
+        """Queue a message; a client that does not read is cut off (it reconnects and gets
+        the whole state again) rather than let its queue grow without end."""
+        if self.behind:
+            return
+        if self.out.qsize() >= MAX_BEHIND:
+            self.behind = True
+            self.out.put_nowait(OVERFLOW)
+            return
         self.out.put_nowait(msg if isinstance(msg, str) else json.dumps(msg))
 
 
@@ -215,7 +228,7 @@ class Table:
         out = {"id": self.id, "ruleset": self.variant.id, "name": self.name, "players": self.game.n,
                "rematch": self.rematch, "hints": bool(self.settings.get("hints")),
                "claim_seconds": self.settings["claim_seconds"],
-               "turn_seconds": self.settings["turn_seconds"]}
+               "turn_seconds": self.settings["turn_seconds"], "options": self.settings.get("options") or {}}
         if "rules" in self.settings.get("setup_rules", {}):
             out["rules"] = self.settings["setup_rules"]["rules"]
         return out
@@ -224,7 +237,7 @@ class Table:
         from ..players.heuristic import HeuristicPlayer
 
         try:
-            a, why = HeuristicPlayer(self._bot_seed(seat), self.variant).explain(
+            a, why = HeuristicPlayer(self._bot_seed(seat), self.game.variant).explain(
                 view, self.game.legal_actions())
         except Exception:  # a hint is a nicety; never let it break the table
             log.exception("hint failed")
@@ -462,30 +475,28 @@ class Table:
         g = self.game
         if g.phase == "call":
             return g.call_kind or "shanghai"
-        b = self.variant.spec.buying
+        b = self.game.spec.buying
         return "may_i" if b is None or b.verb == "May I" else "buy"
 
     def _open_window(self, restored: dict[int, str] | None = None, state_id: int | None = None) -> None:
-        g = self.game
-        queue = list(g.queue)
-        legal: dict[int, list[str]] = {}
-        views: dict[int, dict[str, Any]] = {}
-        for k, seat in enumerate(queue):
-            # the game as the engine would ask ``seat``: the seats ahead of it have passed
-            # (a pass in a window only moves the engine's queue on: queue[k:], asked = queue[k])
-            sim = copy.copy(g)
-            sim.queue = queue[k:]
-            sim.asked = seat
-            sim._legal = None
-            legal[seat] = [format_action(a) for a in sim.legal_actions()]
-            if self.seats[seat].player is not None:
-                views[seat] = sim.view(seat)
+        queue = list(self.game.queue)
+        legal = {seat: [format_action(a) for a in self._asked(queue, seat).legal_actions()]
+                 for seat in queue}
         if state_id is None:
             self.state_id += 1
             state_id = self.state_id
         self.window = Window(kind=self._window_kind(), state_id=state_id, seats=queue, legal=legal,
-                             views=views, deadline=time.time() + float(self.settings["claim_seconds"]),
+                             deadline=time.time() + float(self.settings["claim_seconds"]),
                              answers=dict(restored or {}))
+
+    def _asked(self, queue: list[int], seat: int) -> Game:
+        """The game as the engine would ask ``seat`` in this window: the seats ahead of it
+        have passed (a pass inside a window only moves the engine's queue on)."""
+        sim = copy.copy(self.game)
+        sim.queue = queue[queue.index(seat):]
+        sim.asked = seat
+        sim._legal = None
+        return sim
 
     def _window_key(self) -> tuple[Any, ...]:
         g = self.game
@@ -551,6 +562,8 @@ class Table:
             self._cancel_turn()
             if w.task is None:
                 w.task = asyncio.get_running_loop().create_task(self._run_window(w))
+            else:
+                w.wake.set()  # a seat may have been handed to a bot meanwhile
             return
         g = self.game
         seat = g.current_player
@@ -577,7 +590,7 @@ class Table:
         self.turn_deadline = None
 
     async def _choose(self, level: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
-        bot = make_player(level, seed=self._bot_seed(seat), variant=self.variant)
+        bot = make_player(level, seed=self._bot_seed(seat), variant=self.game.variant)  # house rules too
         if level == "hard":
             return await asyncio.get_running_loop().run_in_executor(None, bot.choose, view, legal)
         return bot.choose(view, legal)
@@ -608,20 +621,30 @@ class Table:
             log.exception("table %s: a bot's turn failed", self.id)
 
     async def _run_window(self, w: Window) -> None:
+        """Bots (and seats a bot plays) answer at once; at the countdown's end the window closes."""
         try:
-            for seat in w.seats:
-                level = self.seats[seat].player
-                if level is None or seat in w.answers or seat not in w.legal:
-                    continue
-                legal = [parse_action(t) for t in w.legal[seat]]
-                action = await self._choose(level, seat, w.views[seat], legal)
-                if self.window is not w:
-                    return
-                if seat not in w.answers:
-                    self._record_answer(seat, format_action(action))
-                if self.window is not w:
-                    return
-            await asyncio.sleep(max(0.0, w.deadline - time.time()))
+            while self.window is w:
+                w.wake.clear()
+                for seat in w.seats:
+                    level = self.seats[seat].player
+                    if level is None or seat in w.answers or seat not in w.legal:
+                        continue
+                    legal = [parse_action(t) for t in w.legal[seat]]
+                    view = self._asked(w.seats, seat).view(seat)
+                    action = await self._choose(level, seat, view, legal)
+                    if self.window is not w:
+                        return
+                    if seat not in w.answers and self.seats[seat].player is not None:
+                        self._record_answer(seat, format_action(action))
+                    if self.window is not w:
+                        return
+                left = w.deadline - time.time()
+                if left <= 0:
+                    break
+                try:
+                    await asyncio.wait_for(w.wake.wait(), left)
+                except TimeoutError:
+                    break
             if self.window is w:
                 w.task = None
                 self._close_window()

@@ -1,0 +1,77 @@
+"""Server parts without a running server: request checks, options, a connection's queue."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import rummykit as rk
+from rummykit.server.app import Invalid, parse_create, ruleset_options, variant_from_rules_text
+from rummykit.server.storage import normalise_url
+from rummykit.server.tables import MAX_BEHIND, OVERFLOW, Conn, token_hash
+
+
+def test_a_client_that_stops_reading_is_cut_off_instead_of_queueing_without_end() -> None:
+    async def run() -> None:
+        c = Conn(seat=None)
+        for i in range(MAX_BEHIND + 50):
+            c.send({"type": "state", "n": i})
+        assert c.behind and c.out.qsize() == MAX_BEHIND + 1
+        items = [c.out.get_nowait() for _ in range(MAX_BEHIND + 1)]
+        assert items[-1] == OVERFLOW and OVERFLOW not in items[:-1]
+
+    asyncio.run(run())
+
+
+def test_postgresql_urls_go_to_psycopg_3() -> None:
+    assert normalise_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_only_a_tokens_hash_is_kept_and_it_is_not_the_token() -> None:
+    h = token_hash("secret")
+    assert len(h) == 64 and "secret" not in h
+
+
+def test_create_defaults_are_the_designs() -> None:
+    req = parse_create({"ruleset": "contract", "seats": ["human", "bot:easy", "bot:hard"]})
+    assert req["settings"] == {"bot_delay": 0.6, "claim_seconds": 5.0, "grace_seconds": 30.0,
+                               "turn_seconds": None, "hints": True}
+    assert req["seed"] is None and req["options"] == {} and req["players"] == 3
+
+
+@pytest.mark.parametrize("body, words", [
+    ([], "JSON object"),
+    ({"ruleset": "contract", "seats": ["human"] * 4, "colour": "red"}, "unknown field 'colour'"),
+    ({"ruleset": "contract", "seats": ["human"] * 4, "seed": -1}, "seed"),
+    ({"ruleset": "contract", "seats": ["human"] * 4, "seed": True}, "seed"),
+    ({"ruleset": "contract", "seats": ["human"] * 4, "turn_seconds": 0}, "turn_seconds"),
+    ({"ruleset": "contract", "seats": ["human"] * 4, "claim_seconds": float("nan")}, "claim_seconds"),
+    ({"ruleset": "contract", "seats": ["human"] * 4, "names": {"9": "X"}}, "names"),
+    ({"ruleset": "contract", "seats": ["human"] * 4, "options": {"id": "x"}}, "options: id"),
+    ({"ruleset": "contract", "seats": "human"}, "seats"),
+])
+def test_bad_create_requests_name_the_problem(body: object, words: str) -> None:
+    with pytest.raises(Invalid, match=words):
+        parse_create(body)
+
+
+def test_house_rules_text_may_extend_a_builtin_ruleset_only() -> None:
+    v = variant_from_rules_text("extends = 'basic'\nid = 'b2'\nname = 'B2'\nmin_set = 4\n")
+    assert (v.id, v.spec.min_set) == ("b2", 4)
+    with pytest.raises(Invalid, match="extends must be a built-in ruleset"):
+        variant_from_rules_text("extends = '../secret.toml'")
+    with pytest.raises(Invalid, match="min_set"):
+        variant_from_rules_text("extends = 'basic'\nmin_set = 1\n")
+
+
+def test_ruleset_options_are_the_plain_switches_numbers_and_choices() -> None:
+    opts = {o["key"]: o for o in ruleset_options(rk.get_variant("contract"))}
+    assert opts["twos_wild"] == {"key": "twos_wild", "type": "bool", "default": False, "help": "Twos wild"}
+    assert opts["ace_mode"]["type"] == "choice" and "wrap" in opts["ace_mode"]["choices"]
+    assert opts["min_set"]["min"] == 2
+    assert "contracts" not in opts and "pack" not in opts and "id" not in opts
+    for o in opts.values():  # every option's default is a value the ruleset accepts
+        rk.get_variant("contract").with_options({o["key"]: o["default"]})
