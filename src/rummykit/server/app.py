@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..rules.registry import ORDER, RulesError, Variant, _merge, _raw_builtin, build_spec, get_variant
 from ..rules.spec import RuleSpec
+from .replay import Replays
 from .storage import Storage
 from .tables import BOT_LEVELS, OVERFLOW, Conn, Hub, Refused, Table
 
@@ -283,6 +284,22 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
             t.storage.set_rematch(t.id, new.id)
             t.broadcast()
         return JSONResponse({"id": t.rematch, "url": table_url(request, t.rematch)}, status_code=201)
+
+    replays = Replays()
+
+    @app.get("/api/tables/{tid}/replay/{step}")
+    async def replay_step(tid: str, step: int) -> Response:
+        """A finished game at one step: the public view, every hand shown (the game is over)."""
+        t = find(tid)
+        if t is None:
+            return _err(404, f"no table {tid!r}")
+        if t.status != "over":
+            return _err(409, "a game is replayed once it is over")
+        try:
+            got = await asyncio.to_thread(replays.step, t.id, t.game.record(), step)
+        except IndexError as e:
+            return _err(404, str(e))
+        return JSONResponse(got | {"seats": [s.public() for s in t.seats]})
 
     @app.get("/api/rulesets")
     async def rulesets() -> dict[str, Any]:
