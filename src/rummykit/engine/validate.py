@@ -38,7 +38,10 @@ __all__ = ["check_action", "check_card", "check_game_args", "check_seat_index"]
 
 def _what(x: object) -> str:
     """A short description of a wrong value for a message."""
-    text = repr(x)
+    try:
+        text = repr(x)
+    except Exception:  # an object whose repr fails still gets its message
+        text = "<?>"
     if len(text) > 40:
         text = text[:37] + "..."
     return f"{text} ({type(x).__name__})"
@@ -46,15 +49,15 @@ def _what(x: object) -> str:
 
 def check_card(x: object, where: str = "a card") -> Card:
     """``x`` as a :class:`Card`: a Card, or card text such as ``"7H"``; never a bare number."""
-    if type(x) is Card:
-        return x
+    if isinstance(x, Card):
+        if not 0 <= x < NUM_FACES:  # Card(60) can be built, but is no card
+            raise ValueError(f"{where}: Card({int(x)}) is no card (faces are 0-52)")
+        return x if type(x) is Card else CARDS[int(x)]
     if isinstance(x, str):
         try:
             return parse_card(x)
         except ValueError as e:
             raise ValueError(f"{where}: {e}") from None
-    if isinstance(x, Card):  # a subclass of Card: its face
-        return Card(int(x))
     raise ValueError(f"{where} must be a Card or card text like '7H' or 'JK', not {_what(x)}")
 
 
