@@ -301,7 +301,8 @@ junk = st.one_of(
 item = st.one_of(junk, st.tuples(junk, junk), st.tuples(junk, junk, junk))
 group = st.one_of(junk, st.lists(item, max_size=4), st.lists(item, max_size=4).map(tuple))
 random_action = st.one_of(
-    st.builds(rk.Draw, junk), st.just(rk.Take()), st.builds(rk.Meld, st.one_of(junk, st.lists(group, max_size=3))),
+    st.builds(rk.Draw, junk), st.just(rk.Take()),
+    st.builds(rk.Meld, st.one_of(junk, st.lists(group, max_size=3))),
     st.builds(rk.LayOff, junk, junk, junk), st.builds(rk.Swap, junk, junk), st.builds(rk.Discard, junk),
     st.just(rk.Buy()), st.just(rk.Pass()), st.builds(rk.CallShanghai, junk, junk),
     st.builds(rk.CallShanghai, st.none(), st.builds(rk.LayOff, junk, junk, junk)),
@@ -367,7 +368,8 @@ def test_near_legal_action_objects_are_accepted_and_replay_or_change_nothing(nam
 json_value = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False),
               st.text(max_size=6), st.sampled_from(["basic", "contract", "draw", "AH 2H", "meld "])),
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)),
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(st.text(max_size=6), inner, max_size=4)),
     max_leaves=10,
 )
 RECORD_KEYS = ["rummykit", "ruleset", "options", "seed", "players", "dealer", "first_round", "deck",
@@ -396,9 +398,9 @@ arg = st.one_of(junk, json_value, st.integers(-3, 8))
 
 @FUZZ
 @given(variant=st.one_of(st.sampled_from(["basic", "contract", "liverpool"]), junk),
-       players=arg, seed=arg, options=st.one_of(st.none(), json_value,
-                                                st.dictionaries(st.sampled_from(["target", "hand_size", "deals",
-                                                                                 "min_run", "x"]), arg)),
+       players=arg, seed=arg,
+       options=st.one_of(st.none(), json_value, st.dictionaries(
+           st.sampled_from(["target", "hand_size", "deals", "min_run", "x"]), arg)),
        deck=st.one_of(st.none(), arg, st.lists(st.one_of(st.sampled_from(CARD_TEXT), arg), max_size=6)),
        dealer=st.one_of(st.none(), arg), first_round=arg)
 def test_new_game_with_random_arguments_gives_a_game_that_replays_or_a_value_error(

@@ -146,9 +146,11 @@ class Store:
                 raise StoreError(f"cannot create the folder {folder} ({e.strerror or e}). "
                                  "Choose another file with --db.") from None
         if folder.exists() and _read_only(folder):
-            raise StoreError(f"the folder {folder} is read-only, and rummykit writes its journal "
-                             f"next to {p.name}; " + (_LEFT if not fresh else
-                                                      "choose another file with --db."))
+            if fresh:
+                raise StoreError(f"the folder {folder} is read-only, so rummykit cannot create {p.name} "
+                                 "there. Choose another file with --db.")
+            raise StoreError(f"the folder {folder} is read-only, and rummykit writes its journal next to "
+                             f"{p.name}; {_LEFT}")
         if not fresh and _read_only(p):
             raise StoreError(f"{p} is read-only: rummykit saves every move as it is made, so it needs "
                              f"to write to it; {_LEFT}")
@@ -281,7 +283,7 @@ class Store:
         except StoreError:
             raise
         except (sqlite3.Error, ValueError, TypeError, KeyError, IndexError) as e:
-            raise StoreError(f"{what} in {self.path} is damaged ({e}); it was left as it is.") from None
+            raise StoreError(f"{self.path} is damaged ({what}: {e}); it was left as it is.") from None
 
     def _row(self, row: tuple[Any, ...]) -> SavedGame:
         gid = row[0]
@@ -307,13 +309,13 @@ class Store:
         return self._row(row)
 
     def last_unfinished(self) -> SavedGame | None:
-        with self._reading("the last unfinished game"):
+        with self._reading("finding the last unfinished game"):
             row = self.db.execute(f"SELECT {self._COLS} FROM games WHERE finished IS NULL "
                                   "ORDER BY id DESC LIMIT 1").fetchone()
         return None if row is None else self._row(row)
 
     def games(self, limit: int = 50) -> list[dict[str, Any]]:
-        with self._reading("the list of games"):
+        with self._reading("listing the games"):
             return self._games(limit)
 
     def _games(self, limit: int) -> list[dict[str, Any]]:
@@ -328,7 +330,7 @@ class Store:
     def stats(self, low_wins: Callable[[str], bool]) -> list[dict[str, Any]]:
         """Per ruleset: games played (finished), won, the human's mean points per round,
         and the best finished game (lowest score where low wins, else highest)."""
-        with self._reading("the statistics"):
+        with self._reading("reading the statistics"):
             return self._stats(low_wins)
 
     def _stats(self, low_wins: Callable[[str], bool]) -> list[dict[str, Any]]:

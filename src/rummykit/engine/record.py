@@ -63,7 +63,7 @@ _PLAIN = {
 
 
 def _schema_problems(e: ValidationError) -> list[str]:
-    out = []
+    out: list[str] = []
     for err in e.errors():
         loc = [str(x) for x in err["loc"]]
         # a union reports each of its arms: name the field once, by its first arm

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import operator
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, SupportsIndex
 
 from ..cards import CARDS, NUM_FACES, RANKS, Card, parse_card, parse_cards
 from ..melds import Rank
@@ -61,16 +61,24 @@ def check_card(x: object, where: str = "a card") -> Card:
     raise ValueError(f"{where} must be a Card or card text like '7H' or 'JK', not {_what(x)}")
 
 
+def _index(x: object) -> int | None:
+    """``x`` as a plain int if it is an integer (an int, or anything with ``__index__``
+    such as numpy's integers) and not a bool; else None."""
+    if type(x) is int:
+        return x
+    if isinstance(x, (bool, str, bytes, float)) or not isinstance(x, SupportsIndex):
+        return None
+    try:
+        return operator.index(x)
+    except Exception:  # an __index__ that fails: not an integer
+        return None
+
+
 def _meld_no(x: object, where: str) -> int:
     """A 0-based meld index: an int (or anything with ``__index__``, not a bool) >= 0."""
-    if isinstance(x, bool) or isinstance(x, (str, bytes, float)):
+    i = _index(x)
+    if i is None:
         raise ValueError(f"{where} must be a meld index (an int, 0 for the first meld), not {_what(x)}")
-    try:
-        i = operator.index(x)
-    except TypeError:
-        raise ValueError(
-            f"{where} must be a meld index (an int, 0 for the first meld), not {_what(x)}"
-        ) from None
     if i < 0:
         raise ValueError(f"{where} must be 0 or more (0 is the first meld), not {i}")
     return i
@@ -145,7 +153,7 @@ def _layoff(a: LayOff, where: str = "LayOff") -> LayOff:
     c = check_card(a.card, f"{where}.card")
     i = _meld_no(a.meld, f"{where}.meld")
     m = _meaning(a.meaning, f"{where}.meaning")
-    if c is a.card and i is a.meld and m is a.meaning:
+    if c is a.card and i == a.meld and type(a.meld) is int and m is a.meaning:
         return a
     return LayOff(c, i, m)
 
@@ -153,7 +161,7 @@ def _layoff(a: LayOff, where: str = "LayOff") -> LayOff:
 def _swap(a: Swap) -> Swap:
     c = check_card(a.card, "Swap.card")
     i = _meld_no(a.meld, "Swap.meld")
-    return a if (c is a.card and i is a.meld) else Swap(c, i)
+    return a if (c is a.card and type(a.meld) is int) else Swap(c, i)
 
 
 def _discard(a: Discard) -> Discard:
@@ -228,9 +236,9 @@ def check_action(a: object) -> Action:
 
 def check_seat_index(seat: object, n: int) -> int:
     """``seat`` as a seat number 0..n-1: an int (not a bool)."""
-    if isinstance(seat, (bool, str, bytes, float)) or not hasattr(type(seat), "__index__"):
+    i = _index(seat)
+    if i is None:
         raise ValueError(f"seat must be a seat number 0-{n - 1}, not {_what(seat)}")
-    i = operator.index(seat)  # type: ignore[arg-type]
     if not 0 <= i < n:
         raise ValueError(f"seat must be a seat number 0-{n - 1}, not {i}")
     return i
@@ -238,9 +246,10 @@ def check_seat_index(seat: object, n: int) -> int:
 
 def _whole(x: object, name: str, what: str) -> int:
     """An int argument (anything with ``__index__``, never a bool, float or text)."""
-    if isinstance(x, (bool, str, bytes, float)) or not hasattr(type(x), "__index__"):
+    i = _index(x)
+    if i is None:
         raise ValueError(f"{name} must be {what}, not {_what(x)}")
-    return operator.index(x)  # type: ignore[call-overload, no-any-return]
+    return i
 
 
 def check_game_args(
