@@ -632,8 +632,9 @@ class Game:
     # ------------------------------------------------------------------ apply
 
     def apply(self, action: Action | str) -> None:
-        """Apply ``action`` (or its text form) for the seat to act.  An illegal action
-        raises IllegalActionError and changes nothing."""
+        """Apply ``action`` (or its text form) for the seat to act.  An illegal or
+        malformed action raises IllegalActionError and changes nothing: an action object is
+        checked field by field (:func:`~rummykit.engine.validate.check_action`) first."""
         if isinstance(action, str):
             try:
                 action = parse_action(action)
