@@ -651,18 +651,18 @@ class Game:
         fast = legal is not None and _listed(action, legal)
         try:
             run = self._dispatch(action, check=not fast)
+            self.actions.append(format_action(run))
         except IllegalActionError:
             raise  # raised by the checks, which run before anything changes
         except Exception:
             self._restore()  # an engine bug: leave the game as it was, then report it
             raise
-        self.actions.append(format_action(run))
         self.state_id += 1
         self._legal = None
 
     def _restore(self) -> None:
         """Rebuild this game from its set-up and actions (only after an unexpected error
-        inside :meth:`apply`, so all is well it costs nothing)."""
+        inside :meth:`apply`, so when all is well it costs nothing)."""
         fresh = Game(self.base_variant, players=self.n, seed=self.seed, options=self.options or None,
                      deck=self.stacked, dealer=self.first_dealer, first_round=self.first_round)
         for text in self.actions:
