@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import rummykit as rk
@@ -198,7 +198,9 @@ def test_random_house_rules_files_load_and_play_or_are_refused_by_key(tmp_path, 
         v = rk.load_variant(p)
     except rk.RulesError as e:
         assert e.problems and all(p.strip() for p in e.problems)
+        event("refused")
         return
+    event("loaded")
     _plays(v, seed=len(lines))
 
 

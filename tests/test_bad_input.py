@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import deal, fingerprint, snapshot
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import rummykit as rk
@@ -156,6 +156,9 @@ def test_a_meld_number_past_the_table_is_refused():
     rk.CallShanghai(discard="7H", layoff=rk.LayOff(rk.parse_card("7H"), 0)),
     rk.CallShanghai(layoff="layoff 7H 1"),
     rk.CallRummy(card=3),
+    rk.LayOff(rk.parse_card("7H"), rk.parse_card("2C")),
+    rk.Swap(rk.parse_card("7H"), rk.Rank(1)),
+    rk.Discard("7H" * 1000),
     "discard",
     None,
     42,
@@ -165,6 +168,16 @@ def test_a_meld_number_past_the_table_is_refused():
 def test_a_wrongly_typed_field_is_an_illegal_action_error_not_a_type_error(bad):
     g = position("basic-after-draw")
     refused_unchanged(g, bad)
+
+
+class _BadRepr:
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+def test_an_object_whose_repr_fails_still_gets_a_message():
+    g = position("basic-after-draw")
+    assert "Discard.card" in str(refused_unchanged(g, rk.Discard(_BadRepr())))
 
 
 def test_a_rank_meaning_is_not_taken_for_the_card_with_the_same_number():
@@ -346,7 +359,9 @@ def _accepted_or_refused_unchanged(g: Game, action: Any) -> None:
         assert isinstance(e, rk.IllegalActionError), type(e)
         assert str(e).strip()
         assert state(g) == before
+        event("refused")
         return
+    event("accepted")
     again = rk.replay(g.record())  # what was accepted was stored as text that replays
     assert snapshot(again) == snapshot(g)
     assert rk.parse_action(g.actions[-1]).text() == g.actions[-1]
@@ -389,7 +404,9 @@ def test_damaged_records_replay_or_raise_a_value_error_with_a_message(changes, d
             g = rk.replay(record)
         except ValueError as e:
             assert str(e).strip()
+            event("refused")
             continue
+        event("accepted")
         assert snapshot(rk.replay(g.record())) == snapshot(g)
 
 
@@ -409,5 +426,7 @@ def test_new_game_with_random_arguments_gives_a_game_that_replays_or_a_value_err
         g = rk.new_game(variant, players, seed, options, deck=deck, dealer=dealer, first_round=first_round)
     except ValueError as e:
         assert str(e).strip()
+        event("refused")
         return
+    event("accepted")
     assert snapshot(rk.replay(g.record())) == snapshot(g)

@@ -54,6 +54,8 @@ def check_card(x: object, where: str = "a card") -> Card:
             raise ValueError(f"{where}: Card({int(x)}) is no card (faces are 0-52)")
         return x if type(x) is Card else CARDS[int(x)]
     if isinstance(x, str):
+        if len(x) > 12:
+            raise ValueError(f"{where}: {x[:12]!r}... is not a card (like 7H, TD or JK)")
         try:
             return parse_card(x)
         except ValueError as e:
@@ -66,8 +68,8 @@ def _index(x: object) -> int | None:
     such as numpy's integers) and not a bool; else None."""
     if type(x) is int:
         return x
-    if isinstance(x, (bool, str, bytes, float)) or not isinstance(x, SupportsIndex):
-        return None
+    if isinstance(x, (bool, str, bytes, float, Card, Rank)) or not isinstance(x, SupportsIndex):
+        return None  # a card or a rank is an int to Python, but not a number of anything
     try:
         return operator.index(x)
     except Exception:  # an __index__ that fails: not an integer
