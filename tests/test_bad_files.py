@@ -13,7 +13,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 import pytest
 from click.testing import CliRunner
@@ -79,6 +79,7 @@ RULES_CASES = {
     "negative-card-value": ('extends = "basic"\ncard_values = { A = -5 }\n', "card_values"),
     "players-huge": ('extends = "basic"\nplayers = [2, 100000000000]\n', "players"),
     "hand-size-0": ('extends = "basic"\nhand_size = [0]\n', "hand_size"),
+    "hand-size-empty": ('extends = "basic"\nhand_size = []\n', "hand_size"),
     "min-run-99": ('extends = "basic"\nmin_run = 99\n', "min_run"),
     "not-toml": ("this is = = not toml\n", "not valid TOML"),
     "not-utf8": (b"extends = \"basic\"\nname = \"\xff\xfe\"\n", "UTF-8"),
@@ -167,6 +168,34 @@ rule_value = st.recursive(
 )
 
 
+def _literals(ann: Any) -> list[Any]:
+    if get_origin(ann) is Literal:
+        return list(get_args(ann))
+    return [x for a in get_args(ann) for x in _literals(a)]
+
+
+def _near(base: str, key: str) -> st.SearchStrategy[Any]:
+    """Values like the ones ``base`` has for ``key``: most house rules are near a real one."""
+    field = RuleSpec.model_fields[key]
+    v = rk.get_variant(base).raw.get(key, field.default)
+    lits = _literals(field.annotation)
+    if lits:
+        return st.sampled_from(lits)
+    if isinstance(v, bool) or field.annotation in (bool, "bool"):
+        return st.booleans()
+    if isinstance(v, int):
+        return st.sampled_from(sorted({-1, 0, 1, 2, 3, 5, 10, v, v + 1, 2 * v, 100}))
+    if isinstance(v, list) and v and all(isinstance(x, int) for x in v):
+        return st.lists(st.integers(0, 16), min_size=1, max_size=len(v) + 2)
+    if isinstance(v, list) and v and all(isinstance(x, str) for x in v):
+        parts = ["2S3", "R4", "S3+R4", "M3", "P2", "3R4", "S1", "4S3", "S5+R5+P2", "2R7", "R13"]
+        return st.lists(st.sampled_from(parts), min_size=1, max_size=len(v) + 2)
+    if isinstance(v, dict) and v:
+        return st.fixed_dictionaries({k: st.sampled_from([0, 1, 2, 5, 10, x if isinstance(x, int) else 0])
+                                      for k, x in v.items()})
+    return rule_value
+
+
 def _plays(v: rk.Variant, seed: int) -> None:
     """Every pack deals (each player count, the first and the last deal) and random legal
     play goes on without an error."""
@@ -184,9 +213,11 @@ def _plays(v: rk.Variant, seed: int) -> None:
 
 @settings(max_examples=EXAMPLES, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(base=st.sampled_from(["basic", "contract", "liverpool", "wrotham", "shanghai", "traditional"]),
-       changes=st.dictionaries(st.sampled_from(RULE_KEYS), rule_value, max_size=3))
-def test_random_house_rules_files_load_and_play_or_are_refused_by_key(tmp_path, base, changes):
+@given(base=st.sampled_from(["basic", "contract", "liverpool", "wrotham", "shanghai", "traditional",
+                              "ten-card", "seven-hand", "progressive"]),
+       keys=st.lists(st.sampled_from(RULE_KEYS), max_size=3, unique=True), data=st.data())
+def test_random_house_rules_files_load_and_play_or_are_refused_by_key(tmp_path, base, keys, data):
+    changes = {k: data.draw(st.one_of(_near(base, k), _near(base, k), rule_value)) for k in keys}
     lines = [f'extends = "{base}"']
     for k, v in changes.items():
         text = _toml(v)

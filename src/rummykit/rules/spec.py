@@ -137,7 +137,8 @@ class RuleSpec(BaseModel):
     pack: list[PackRule]
 
     # dealing and the match
-    hand_size: list[Annotated[int, Field(ge=1)]] | None = None  # wins over hand_size_by_players
+    # wins over hand_size_by_players; deal r gets entry r (the last one for later deals)
+    hand_size: Annotated[list[Annotated[int, Field(ge=1)]], Field(min_length=1)] | None = None
     hand_size_by_players: dict[int, Annotated[int, Field(ge=1)]] | None = None
     starter_extra_card: bool = False
     deals: int | None = Field(default=None, ge=1, le=MAX_DEALS)
