@@ -60,6 +60,8 @@ class Card(int):
         return TEXT[int(self)]
 
     def __repr__(self) -> str:
+        if not 0 <= self < NUM_FACES:  # Card(60) can be built (then refused wherever it is used)
+            return f"Card({int(self)})"
         return f"Card('{TEXT[int(self)]}')"
 
 

@@ -12,9 +12,11 @@ program's — is refused with a clear message and never written to.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -74,7 +76,7 @@ def _script(db: sqlite3.Connection, sql: str) -> None:
             db.execute(stmt)
 
 
-class StoreError(Exception):
+class StoreError(ValueError):
     """A database file rummykit cannot use; the message says why and what to do."""
 
 
@@ -103,36 +105,111 @@ class SavedGame:
         return {**self.setup, "actions": list(self.actions)}
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+TABLES = {
+    "games": {"id", "ruleset", "players", "setup", "seats", "human", "name", "started", "finished",
+              "scores", "won"},
+    "actions": {"game", "n", "seat", "action"},
+    "rounds": {"game", "round", "points"},
+}
+_LEFT = "it was left as it is. Choose another file with --db."
+
+
+def _read_only(path: Path) -> bool:
+    """Whether ``path`` may not be written: no write permission, or (for root, whom
+    permissions do not stop) no write bit at all — a file someone made read-only."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not os.access(path, os.W_OK) or not mode & 0o222
+
+
 class Store:
-    """One rummykit database file.  Use as a context manager or call :meth:`close`."""
+    """One rummykit database file.  Use as a context manager or call :meth:`close`.
+
+    Nothing is written to a file before it is known to be rummykit's (or new and empty):
+    a damaged file, another program's, a read-only one or one in a read-only folder is
+    refused with a StoreError and left byte for byte as it was."""
 
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path is not None else default_path()
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        p = self.path
+        if p.is_dir():
+            raise StoreError(f"{p} is a folder, not a database file. Choose a file with --db.")
+        fresh = not p.exists() or p.stat().st_size == 0
+        folder = p.parent
         if fresh:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise StoreError(f"cannot create the folder {folder} ({e.strerror or e}). "
+                                 "Choose another file with --db.") from None
+        if folder.exists() and _read_only(folder):
+            if fresh:
+                raise StoreError(f"the folder {folder} is read-only, so rummykit cannot create {p.name} "
+                                 "there. Choose another file with --db.")
+            raise StoreError(f"the folder {folder} is read-only, and rummykit writes its journal next to "
+                             f"{p.name}; {_LEFT}")
+        if not fresh and _read_only(p):
+            raise StoreError(f"{p} is read-only: rummykit saves every move as it is made, so it needs "
+                             f"to write to it; {_LEFT}")
+        if not fresh:
+            try:
+                with p.open("rb") as fh:
+                    head = fh.read(100)
+            except OSError as e:
+                raise StoreError(f"cannot read {p} ({e.strerror or e}); {_LEFT}") from None
+            if len(head) < 100 or not head.startswith(SQLITE_HEADER):
+                raise StoreError(f"{p} is not a rummykit database (it is not an SQLite file: damaged, or "
+                                 f"another program's); {_LEFT}")
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None)  # autocommit; explicit BEGIN
-            app = self.db.execute("PRAGMA application_id").fetchone()[0]
-            version = self.db.execute("PRAGMA user_version").fetchone()[0]
-            tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        except sqlite3.DatabaseError as e:
-            raise StoreError(f"{self.path} is not a rummykit database ({e}); it was left as it is. "
-                             "Choose another file with --db.") from None
-        # an empty database (no id, no tables) is one nobody has set up yet — maybe another
-        # rummykit process is doing it right now: take it
-        if app != APPLICATION_ID and (app != 0 or tables):
+            self.db = sqlite3.connect(p, isolation_level=None)  # autocommit; explicit BEGIN
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot open {p} ({e}); {_LEFT}") from None
+        try:
+            self._check(fresh)
+        except BaseException:
             self.db.close()
-            raise StoreError(f"{self.path} is not a rummykit database (it belongs to another program "
-                             "or is damaged); it was left as it is. Choose another file with --db.")
-        if version > SCHEMA_VERSION:
-            self.db.close()
-            raise StoreError(f"{self.path} was written by a newer rummykit (schema {version}, this "
-                             f"one knows {SCHEMA_VERSION}); upgrade rummykit to use it.")
+            raise
         self.db.execute("PRAGMA foreign_keys = ON")
         self.db.execute("PRAGMA journal_mode = WAL")
-        if version < SCHEMA_VERSION:
+        if self._version < SCHEMA_VERSION:
             self._migrate()
+
+    def _check(self, fresh: bool) -> None:
+        """Read (only read) the file's id, schema version and tables; StoreError unless it
+        is rummykit's in a schema this rummykit knows, or new and empty."""
+        db, p = self.db, self.path
+        try:
+            app = db.execute("PRAGMA application_id").fetchone()[0]
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            tables = {name: {c[1] for c in db.execute(f"PRAGMA table_info('{name}')")}
+                      for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                      if name in TABLES}
+            count = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        except sqlite3.Error as e:
+            raise StoreError(f"{p} is not a rummykit database ({e}); {_LEFT}") from None
+        self._version = version
+        # an empty database (no id, no tables) is one nobody has set up yet — maybe another
+        # rummykit process is doing it right now: take it
+        if app == 0 and version == 0 and count == 0:
+            return
+        if app != APPLICATION_ID:
+            raise StoreError(f"{p} is not a rummykit database (it belongs to another program "
+                             f"or is damaged); {_LEFT}")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{p} was written by a newer rummykit (schema {version}, this "
+                             f"one knows {SCHEMA_VERSION}); upgrade rummykit to use it.")
+        if version == SCHEMA_VERSION:
+            lacking = [f"{t} ({', '.join(sorted(cols - tables[t]))})" if t in tables else t
+                       for t, cols in TABLES.items() if t not in tables or cols - tables[t]]
+            if lacking:
+                raise StoreError(f"{p} is a damaged rummykit database: it lacks {', '.join(lacking)}; "
+                                 f"{_LEFT}")
+        elif version == 0:
+            raise StoreError(f"{p} is a damaged rummykit database (it has rummykit's id but no "
+                             f"schema version); {_LEFT}")
 
     def _migrate(self) -> None:
         db = self.db
@@ -197,28 +274,51 @@ class Store:
 
     # -- reading ---------------------------------------------------------------------------
 
+    @contextmanager
+    def _reading(self, what: str) -> Iterator[None]:
+        """Turn what a damaged file gives (bytes that are not UTF-8, JSON that is not, rows
+        of the wrong shape) into a StoreError naming it; reading never writes."""
+        try:
+            yield
+        except StoreError:
+            raise
+        except (sqlite3.Error, ValueError, TypeError, KeyError, IndexError) as e:
+            raise StoreError(f"{self.path} is damaged ({what}: {e}); it was left as it is.") from None
+
     def _row(self, row: tuple[Any, ...]) -> SavedGame:
         gid = row[0]
-        actions = [a for (a,) in self.db.execute("SELECT action FROM actions WHERE game = ? ORDER BY n",
-                                                 (gid,))]
-        return SavedGame(gid, row[1], row[2], json.loads(row[3]), json.loads(row[4]), row[5], row[6],
-                         row[7], row[8], json.loads(row[9]) if row[9] else None,
-                         None if row[10] is None else bool(row[10]), actions)
+        with self._reading(f"game {gid}"):
+            actions = [a for (a,) in self.db.execute("SELECT action FROM actions WHERE game = ? ORDER BY n",
+                                                     (gid,))]
+            g = SavedGame(gid, row[1], row[2], json.loads(row[3]), json.loads(row[4]), row[5], row[6],
+                          row[7], row[8], json.loads(row[9]) if row[9] else None,
+                          None if row[10] is None else bool(row[10]), actions)
+            if not isinstance(g.setup, dict) or not isinstance(g.seats, list) or not all(
+                isinstance(x, str) for x in [*g.seats, *g.actions, g.ruleset, g.name]
+            ) or not isinstance(g.human, int) or not 0 <= g.human < len(g.seats):
+                raise ValueError("its set-up, seats, actions or names are not what rummykit wrote")
+            return g
 
     _COLS = "id, ruleset, players, setup, seats, human, name, started, finished, scores, won"
 
     def game(self, gid: int) -> SavedGame:
-        row = self.db.execute(f"SELECT {self._COLS} FROM games WHERE id = ?", (gid,)).fetchone()
+        with self._reading(f"game {gid}"):
+            row = self.db.execute(f"SELECT {self._COLS} FROM games WHERE id = ?", (gid,)).fetchone()
         if row is None:
             raise StoreError(f"there is no game {gid} in {self.path}; `rummykit games` lists them")
         return self._row(row)
 
     def last_unfinished(self) -> SavedGame | None:
-        row = self.db.execute(f"SELECT {self._COLS} FROM games WHERE finished IS NULL "
-                              "ORDER BY id DESC LIMIT 1").fetchone()
+        with self._reading("finding the last unfinished game"):
+            row = self.db.execute(f"SELECT {self._COLS} FROM games WHERE finished IS NULL "
+                                  "ORDER BY id DESC LIMIT 1").fetchone()
         return None if row is None else self._row(row)
 
     def games(self, limit: int = 50) -> list[dict[str, Any]]:
+        with self._reading("listing the games"):
+            return self._games(limit)
+
+    def _games(self, limit: int) -> list[dict[str, Any]]:
         rows = self.db.execute(
             "SELECT g.id, g.ruleset, g.players, g.name, g.started, g.finished, g.scores, g.won, "
             "(SELECT count(*) FROM actions a WHERE a.game = g.id) FROM games g ORDER BY g.id DESC LIMIT ?",
@@ -230,6 +330,10 @@ class Store:
     def stats(self, low_wins: Callable[[str], bool]) -> list[dict[str, Any]]:
         """Per ruleset: games played (finished), won, the human's mean points per round,
         and the best finished game (lowest score where low wins, else highest)."""
+        with self._reading("reading the statistics"):
+            return self._stats(low_wins)
+
+    def _stats(self, low_wins: Callable[[str], bool]) -> list[dict[str, Any]]:
         out = []
         for (ruleset,) in self.db.execute("SELECT DISTINCT ruleset FROM games ORDER BY ruleset").fetchall():
             games = self.db.execute("SELECT id, human, scores, won FROM games WHERE ruleset = ? "

@@ -232,13 +232,17 @@ def hint(record_file: str | None, game_id: int | None, db: str | None, seat: int
     else:
         assert record_file is not None
         try:
-            text = Path(record_file).read_text()
+            text = Path(record_file).read_text(encoding="utf-8")
         except OSError as e:
-            raise click.ClickException(f"cannot read {record_file}: {e.strerror}") from None
+            raise click.ClickException(f"cannot read {record_file}: {e.strerror or e}") from None
+        except UnicodeDecodeError:
+            raise click.ClickException(f"{record_file} is not a game record: it is not UTF-8 text") from None
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if len(lines) > 1 and not 1 <= line <= len(lines):
+            raise click.ClickException(f"{record_file} has {len(lines)} records; --line {line} is not one")
         try:
-            lines = [ln for ln in text.splitlines() if ln.strip()]
             data = json.loads(text) if len(lines) <= 1 else json.loads(lines[line - 1])
-        except (json.JSONDecodeError, IndexError) as e:
+        except (ValueError, RecursionError) as e:
             raise click.ClickException(f"{record_file} is not a game record (JSON): {e}") from None
     try:
         g = replay(data)

@@ -139,7 +139,10 @@ def resume(game_id: int | None, speed: float, plain: bool, db: str | None) -> No
 def games(show_all: bool, as_json: bool, db: str | None) -> None:
     """List saved games, newest first."""
     with open_store(db) as store:
-        rows = store.games(limit=-1 if show_all else 50)
+        try:
+            rows = store.games(limit=-1 if show_all else 50)
+        except StoreError as e:
+            raise click.ClickException(str(e)) from None
     if _printed_plainly(rows, as_json):
         return
     t = Table(title="Saved games")
@@ -211,7 +214,10 @@ def stats(as_json: bool, db: str | None) -> None:
             return True
 
     with open_store(db) as store:
-        rows = store.stats(low_wins)
+        try:
+            rows = store.stats(low_wins)
+        except StoreError as e:
+            raise click.ClickException(str(e)) from None
     if _printed_plainly(rows, as_json):
         return
     t = Table(title="Your statistics")

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..cards import CARDS, Card, format_cards, make_pack, parse_cards, sorted_cards
+from ..cards import CARDS, Card, format_cards, make_pack, sorted_cards
 from ..melds import Rank, Reading, TableMeld, face_at, reading_from_items
 from ..rules.registry import Variant, get_variant
 from ..rules.spec import Component, describe_contract
@@ -36,6 +36,7 @@ from .actions import (
     parse_action,
 )
 from .scoring import hand_value, number, score_round, settlement
+from .validate import check_action, check_game_args, check_seat_index
 from .view import Event, build_view
 
 CUT, DRAW, MAY_I, PLAY, CALL, OVER = "cut", "draw", "may_i", "play", "call", "over"
@@ -56,6 +57,22 @@ def _seat_name(s: int) -> str:
     return f"Seat {s}"
 
 
+def _listed(a: Action, legal: list[Action]) -> bool:
+    """Whether ``a`` is one of ``legal``, a wild's meaning included by kind: as ints, the
+    rank 7 equals the card 8C, so ``==`` alone cannot tell a set's meaning from a run's."""
+    if a not in legal:
+        return False
+    lay = a if type(a) is LayOff else a.layoff if type(a) is CallShanghai else None
+    if lay is None or lay.meaning is None:
+        return True
+    for x in legal:
+        if x == a:
+            xl = x if type(x) is LayOff else x.layoff if type(x) is CallShanghai else None
+            if xl is not None and type(xl.meaning) is type(lay.meaning):
+                return True
+    return False
+
+
 class Game:
     """One match of one ruleset.  Build it with :func:`new_game`."""
 
@@ -70,6 +87,10 @@ class Game:
         dealer: int | None = None,
         first_round: int = 1,
     ):
+        if not isinstance(variant, Variant):
+            raise ValueError(f"variant must be a ruleset id or a Variant, not {variant!r:.40}")
+        players, seed, options, cards, dealer, first_round = check_game_args(
+            players, seed, options, deck, dealer, first_round)
         base = variant
         variant = variant.with_options(options)
         spec = variant.spec
@@ -87,8 +108,7 @@ class Game:
         self.decks, self.jokers = spec.pack_for(players)
         self.pack_size = 52 * self.decks + self.jokers
         self.stacked: list[Card] | None = None
-        if deck is not None:
-            cards = parse_cards(deck) if isinstance(deck, str) else [CARDS[int(c)] for c in deck]
+        if cards is not None:
             rest = Counter(make_pack(*spec.pack_for(players)))
             rest.subtract(cards)
             extra = sorted(c for c, k in rest.items() if k < 0)
@@ -611,21 +631,43 @@ class Game:
     # ------------------------------------------------------------------ apply
 
     def apply(self, action: Action | str) -> None:
-        """Apply ``action`` (or its text form) for the seat to act.  An illegal action
-        raises IllegalActionError and changes nothing."""
+        """Apply ``action`` (or its text form) for the seat to act.  An illegal or
+        malformed action raises IllegalActionError and changes nothing: an action object is
+        checked field by field (:func:`~rummykit.engine.validate.check_action`) first."""
         if isinstance(action, str):
             try:
                 action = parse_action(action)
             except ValueError as e:
                 raise IllegalActionError(str(e)) from None
+        else:
+            try:
+                action = check_action(action)  # every field's type, before anything changes
+            except ValueError as e:
+                raise IllegalActionError(str(e)) from None
         if self.phase == OVER:
             raise IllegalActionError("The game is over")
-        legal = self._legal if self._legal is not None else None
-        fast = legal is not None and action in legal
-        run = self._dispatch(action, check=not fast)
-        self.actions.append(format_action(run))
+        legal = self._legal
+        fast = legal is not None and _listed(action, legal)
+        try:
+            run = self._dispatch(action, check=not fast)
+            self.actions.append(format_action(run))
+        except IllegalActionError:
+            raise  # raised by the checks, which run before anything changes
+        except Exception:
+            self._restore()  # an engine bug: leave the game as it was, then report it
+            raise
         self.state_id += 1
         self._legal = None
+
+    def _restore(self) -> None:
+        """Rebuild this game from its set-up and actions (only after an unexpected error
+        inside :meth:`apply`, so when all is well it costs nothing)."""
+        fresh = Game(self.base_variant, players=self.n, seed=self.seed, options=self.options or None,
+                     deck=self.stacked, dealer=self.first_dealer, first_round=self.first_round)
+        for text in self.actions:
+            fresh.apply(text)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
 
     def _dispatch(self, a: Action, *, check: bool) -> Action:
         ph = self.phase
@@ -640,7 +682,7 @@ class Game:
             if isinstance(a, Pass):
                 self._do_pass()
                 return a
-            if a not in self._legal_now():
+            if not _listed(a, self._legal_now()):
                 what = "Shanghai" if self.call_kind == "shanghai" else "Rummy"
                 raise IllegalActionError(
                     f"{_seat_name(self.asked or 0)} must first say whether to call {what} on the "
@@ -1093,11 +1135,13 @@ class Game:
                 raise IllegalActionError(f"Say which end the {a.card} goes: {alts}")
             mean = ways[0]
         else:
-            if a.meaning not in ways:
+            # by kind as well as value: as ints, the rank 7 equals the card 8C
+            same = [w for w in ways if type(w) is type(a.meaning) and w == a.meaning]
+            if not same:
                 raise IllegalActionError(
                     f"{a.card} cannot stand for {a.meaning} on meld {a.meld + 1} ({m.describe()})"
                 )
-            mean = a.meaning
+            mean = same[0]
         why = self._leaves_ok(seat, [a.card], onto=LayOff(a.card, a.meld, mean))
         if why:
             raise IllegalActionError(why)
@@ -1263,8 +1307,8 @@ class Game:
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees: its own hand, everything public, nothing hidden.
         ``None``: a spectator's view, the public facts only."""
-        if seat is not None and not 0 <= seat < self.n:
-            raise ValueError(f"seat must be 0-{self.n - 1}, not {seat}")
+        if seat is not None:
+            seat = check_seat_index(seat, self.n)
         return build_view(self, seat)
 
     def record(self) -> dict[str, Any]:
@@ -1288,6 +1332,8 @@ def new_game(
     ``deck`` stacks the first deal's pack, top card first (cards not named are shuffled
     beneath); ``dealer`` fixes the first dealer; ``first_round`` starts at a later deal."""
     v = get_variant(variant) if isinstance(variant, str) else variant
+    if not isinstance(v, Variant):
+        raise ValueError(f"variant must be a ruleset id (see rk.variant_ids()) or a Variant, not {v!r:.40}")
     return Game(v, players=players, seed=seed, options=options, deck=deck, dealer=dealer,
                 first_round=first_round)
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
+
 from ..cards import format_cards
 
 if TYPE_CHECKING:
     from .game import Game
 
-RECORD_KEYS = ("ruleset", "seed", "players", "actions")
 
 
 def make_record(g: Game) -> dict[str, Any]:
@@ -34,33 +35,90 @@ def make_record(g: Game) -> dict[str, Any]:
     return rec
 
 
+class RecordSchema(BaseModel):
+    """The shape of a game record; keys it does not know are kept out of the game (a
+    newer rummykit or another program may add some)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    rummykit: StrictStr | None = None
+    ruleset: StrictStr
+    options: dict[StrictStr, Any] | None = None
+    seed: StrictInt
+    players: StrictInt
+    dealer: StrictInt | None = None
+    first_round: StrictInt = 1
+    deck: StrictStr | list[StrictStr] | None = None
+    actions: list[StrictStr]
+    scores: list[StrictStr | StrictInt] | None = None
+    rules: dict[StrictStr, Any] | None = None
+
+
+_PLAIN = {
+    "string_type": "must be text",
+    "int_type": "must be a whole number",
+    "list_type": "must be a list",
+    "dict_type": "must be a JSON object",
+}
+
+
+def _schema_problems(e: ValidationError) -> list[str]:
+    out: list[str] = []
+    for err in e.errors():
+        loc = [str(x) for x in err["loc"]]
+        # a union reports each of its arms: name the field once, by its first arm
+        key = loc[0] if loc else ""
+        where = key + "".join(f"[{x}]" for x in loc[1:] if x.isdigit())
+        if err["type"] == "missing":
+            msg = "missing (the game record lacks it; every record has it)"
+        else:
+            msg = _PLAIN.get(err["type"]) or err["msg"].removeprefix("Value error, ")
+            got = err.get("input")
+            if not isinstance(got, dict | list):
+                msg += f" (got {got!r:.40})"
+        line = f"{where}: {msg}"
+        if not any(o.startswith(f"{where}: ") for o in out):
+            out.append(line)
+    return out
+
+
+def check_record(record: object) -> RecordSchema:
+    """The record's fields, type-checked; ValueError lists one problem per bad field."""
+    if not isinstance(record, dict):
+        raise ValueError(f"a game record is a JSON object, not {type(record).__name__}")
+    try:
+        return RecordSchema.model_validate(record)
+    except ValidationError as e:
+        raise ValueError("bad game record: " + "; ".join(_schema_problems(e))) from None
+
+
 def replay(record: dict[str, Any]) -> Game:
     """Rebuild a game from its record; ValueError says what is wrong with a bad one."""
-    from ..rules.registry import Variant, build_spec, get_variant
+    from ..rules.registry import RulesError, Variant, build_spec, get_variant
     from .game import IllegalActionError, new_game
 
-    if not isinstance(record, dict):
-        raise ValueError("a game record is a JSON object")
-    missing = [k for k in RECORD_KEYS if k not in record]
-    if missing:
-        raise ValueError(f"the game record lacks {', '.join(missing)}")
-    if "rules" in record:
-        raw = record["rules"]
-        v = Variant(build_spec(raw, "record rules"), raw)
+    rec = check_record(record)
+    if rec.rules is not None:
+        v = Variant(build_spec(rec.rules, "record rules"), rec.rules)
     else:
-        v = get_variant(record["ruleset"])
+        try:
+            v = get_variant(rec.ruleset)
+        except RulesError:
+            raise
+        except ValueError as e:
+            raise ValueError(f"ruleset: {e}") from None
     g = new_game(
         v,
-        players=record["players"],
-        seed=record["seed"],
-        options=record.get("options") or None,
-        deck=record.get("deck"),
-        dealer=record.get("dealer"),
-        first_round=record.get("first_round", 1),
+        players=rec.players,
+        seed=rec.seed,
+        options=rec.options or None,
+        deck=" ".join(rec.deck) if isinstance(rec.deck, list) else rec.deck,
+        dealer=rec.dealer,
+        first_round=rec.first_round,
     )
-    for i, text in enumerate(record["actions"]):
+    for i, text in enumerate(rec.actions):
         try:
             g.apply(text)
         except IllegalActionError as e:
-            raise ValueError(f"action {i + 1} of the record ({text!r}) is illegal: {e}") from None
+            raise ValueError(f"action {i + 1} of the record ({text!r:.60}) is illegal: {e}") from None
     return g

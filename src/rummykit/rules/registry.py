@@ -53,11 +53,17 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
+    if path.is_dir():
+        raise RulesError([f"{path} is a folder, not a rules file"], str(path))
     try:
         with path.open("rb") as fh:
             return tomllib.load(fh)
     except FileNotFoundError:
         raise RulesError([f"no such file {path}"], str(path)) from None
+    except OSError as e:
+        raise RulesError([f"cannot read {path}: {e.strerror or e}"], str(path)) from None
+    except UnicodeDecodeError:
+        raise RulesError(["not valid TOML: the file is not UTF-8 text"], str(path)) from None
     except tomllib.TOMLDecodeError as e:
         raise RulesError([f"not valid TOML: {e}"], str(path)) from None
 
@@ -67,11 +73,12 @@ def _resolve(data: dict[str, Any], here: Path | None, seen: tuple[str, ...] = ()
     data = {k: v for k, v in data.items() if k != "extends"}
     if parent is None:
         return data
-    if not isinstance(parent, str):
-        raise RulesError(["extends: must be a ruleset id or a file path"])
-    if parent in seen:
-        raise RulesError([f"extends: {parent!r} extends itself"])
+    if not isinstance(parent, str) or not parent.strip():
+        raise RulesError([f"extends: must be a ruleset id ({', '.join(ORDER)}) or a file path, "
+                          f"not {parent!r:.40}"])
     if parent in ORDER:
+        if parent in seen:
+            raise RulesError([f"extends: {parent!r} extends itself"])
         base = _raw_builtin(parent)
     else:
         p = Path(parent)
@@ -81,7 +88,14 @@ def _resolve(data: dict[str, Any], here: Path | None, seen: tuple[str, ...] = ()
             raise RulesError(
                 [f"extends: {parent!r} is neither a ruleset ({', '.join(ORDER)}) nor a file"]
             )
-        base = _resolve(_load_toml(p), p.parent, seen + (parent,))
+        if not p.is_file():
+            raise RulesError([f"extends: {parent!r} is a folder, not a rules file"])
+        key = str(p.resolve())
+        if key in seen:
+            raise RulesError([f"extends: {parent!r} extends itself"])
+        if len(seen) >= 20:
+            raise RulesError([f"extends: more than 20 files extend each other (at {parent!r})"])
+        base = _resolve(_load_toml(p), p.parent, seen + (key,))
     return _merge(base, data)
 
 
@@ -90,16 +104,33 @@ def _raw_builtin(vid: str) -> dict[str, Any]:
     return _resolve(_load_toml(VARIANT_DIR / f"{vid}.toml"), VARIANT_DIR, (vid,))
 
 
+_TYPE_TAGS = {"int", "str", "bool", "float", "dict", "list", "none", "tuple"}
+
+
 def _format_errors(e: ValidationError) -> list[str]:
-    out = []
+    by_key: dict[str, list[str]] = {}
     for err in e.errors():
-        loc = ".".join(str(x) for x in err["loc"])
+        parts = list(err["loc"])
+        # a union names each of its arms ("jokers.int", "jokers.literal[...]"): one key
+        while parts and isinstance(parts[-1], str) and (
+            parts[-1] in _TYPE_TAGS or any(ch in parts[-1] for ch in "[]-")
+        ):
+            parts.pop()
+        loc = ".".join(str(x) for x in parts)
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             msg = "unknown key (not a rule rummykit knows)"
         elif err["type"] == "missing":
             msg = "missing: every ruleset needs it (or extend one that has it)"
-        out.append(f"{loc}: {msg}" if loc else msg)
+        msgs = by_key.setdefault(loc, [])
+        if msg not in msgs:
+            msgs.append(msg)
+    out = []
+    for loc, msgs in by_key.items():
+        if loc:
+            out.append(f"{loc}: {' or '.join(msgs)}")
+        else:  # the checks across keys: one "key: problem" each, joined by "; "
+            out.extend(p for m in msgs for p in m.split("; "))
     return out
 
 
@@ -136,6 +167,8 @@ class Variant:
         """This ruleset with a table's house rules (keys of the spec) applied."""
         if not options:
             return self
+        if not isinstance(options, Mapping):
+            raise RulesError([f"options must be a table of house rules, not {options!r:.40}"], "options")
         raw = _merge(self.raw, options)
         return Variant(build_spec(raw, "options"), raw)
 
@@ -223,9 +256,12 @@ def get_variant(vid: str) -> Variant:
 
 
 def load_variant(path: str | Path) -> Variant:
-    """A ruleset from a TOML file (a user's house rules)."""
+    """A ruleset from a TOML file (a user's house rules).  A file that loads plays: every
+    pack it gives deals and every match it allows ends; RulesError names each bad key."""
+    if not isinstance(path, str | Path) or not str(path).strip():
+        raise RulesError([f"a rules file is a path, not {path!r:.40}"])
     p = Path(path)
-    raw = _resolve(_load_toml(p), p.parent)
+    raw = _resolve(_load_toml(p), p.parent, (str(p.resolve()),))
     return Variant(build_spec(raw, str(p)), raw)
 
 

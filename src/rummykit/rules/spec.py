@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -19,6 +19,11 @@ from ..melds import MeldRules
 
 VALUE_KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "JK")
 _COMPONENT = re.compile(r"^(\d*)([SRPM])(\d+)$")
+MAX_CONTRACT_MELDS = 13  # melds of one kind in one contract part (2S3: 2)
+MAX_MELD_SIZE = 52  # cards in one contract meld (a run is at most 14, a set 4 per deck + wilds)
+MAX_VALUE = 1000  # a card's penalty value, a buy's cost, a cut bonus
+MAX_DEALS = 1000
+MAX_TARGET = 10**6
 KIND_NAMES = {"S": "set", "R": "run", "P": "pair", "M": "meld"}
 
 
@@ -43,9 +48,18 @@ def parse_contract(text: str) -> tuple[Component, ...]:
                 f"bad contract part {part!r}: write e.g. 2S3 (two sets of 3), R4 (a run "
                 f"of 4), P2 (a pair) or M3 (one meld, set or run, of 3), joined by +"
             )
-        n = int(m.group(1) or 1)
-        if n < 1:
-            raise ValueError(f"bad contract part {part!r}: the count must be at least 1")
+        # short digit strings: a count of 10**20 is refused here, never multiplied out
+        count, size = m.group(1) or "1", m.group(3)
+        n = int(count) if len(count) <= 3 else MAX_CONTRACT_MELDS + 1
+        if not 1 <= n <= MAX_CONTRACT_MELDS:
+            raise ValueError(f"bad contract part {part!r}: the count must be 1-{MAX_CONTRACT_MELDS}")
+        k = int(size) if len(size) <= 3 else 999
+        if m.group(2) == "P" and k != 2:
+            raise ValueError(f"bad contract part {part!r}: a pair has 2 cards (P2)")
+        if not 2 <= k <= MAX_MELD_SIZE:
+            raise ValueError(
+                f"bad contract part {part!r}: a meld has 2-{MAX_MELD_SIZE} cards, not {size}"
+            )
         comps.extend([Component(KIND_NAMES[m.group(2)], int(m.group(3)))] * n)
     order = {"run": 0, "set": 1, "meld": 2, "pair": 3}
     return tuple(sorted(comps, key=lambda c: (order[c.kind], -c.size)))
@@ -85,6 +99,13 @@ class PackRule(BaseModel):
     decks: int = Field(ge=1, le=8)
     jokers: int | Literal["players-1", "two-per-deck"] = 0
 
+    @field_validator("jokers")
+    @classmethod
+    def _jokers(cls, v: int | str) -> int | str:
+        if isinstance(v, int) and not 0 <= v <= 64:
+            raise ValueError(f"a pack holds 0-64 jokers, not {v}")
+        return v
+
 
 class BuyRules(BaseModel):
     """Taking the discard out of turn (May I / buy / I want it)."""
@@ -93,12 +114,12 @@ class BuyRules(BaseModel):
     enabled: bool = True
     rounds: list[int] | Literal["all"] = "all"
     extra_cards: int = Field(default=1, ge=0, le=4)
-    extra_cards_by_round: dict[int, int] = {}
-    limit: int | None = None
-    limit_by_round: dict[int, int] = {}
+    extra_cards_by_round: dict[int, Annotated[int, Field(ge=0, le=4)]] = {}
+    limit: int | None = Field(default=None, ge=0)
+    limit_by_round: dict[int, Annotated[int, Field(ge=0)]] = {}
     next_card: bool = True
     no_successive: bool = False
-    cost: int = 0
+    cost: int = Field(default=0, ge=0, le=MAX_VALUE)
     own_turn: bool = False
     verb: str = "May I"
 
@@ -116,12 +137,13 @@ class RuleSpec(BaseModel):
     pack: list[PackRule]
 
     # dealing and the match
-    hand_size: list[int] | None = None
-    hand_size_by_players: dict[int, int] | None = None
+    # wins over hand_size_by_players; deal r gets entry r (the last one for later deals)
+    hand_size: Annotated[list[Annotated[int, Field(ge=1)]], Field(min_length=1)] | None = None
+    hand_size_by_players: dict[int, Annotated[int, Field(ge=1)]] | None = None
     starter_extra_card: bool = False
-    deals: int | None = None
-    target: int | None = Field(default=None, ge=0)  # 0: no target
-    target_by_players: dict[int, int] | None = None
+    deals: int | None = Field(default=None, ge=1, le=MAX_DEALS)
+    target: int | None = Field(default=None, ge=0, le=MAX_TARGET)  # 0: no target
+    target_by_players: dict[int, Annotated[int, Field(ge=0, le=MAX_TARGET)]] | None = None
 
     # melds
     ace_mode: Literal["low", "high", "low_or_high", "wrap"] = "low"
@@ -129,8 +151,8 @@ class RuleSpec(BaseModel):
     wild_limit: Literal["unlimited", "at_most_one", "not_more_than_naturals"] = "unlimited"
     wild_limit_on_layoffs: bool = True
     all_wild_melds: bool = False
-    min_set: int = Field(default=3, ge=2)
-    min_run: int = Field(default=3, ge=2)
+    min_set: int = Field(default=3, ge=2, le=8)
+    min_run: int = Field(default=3, ge=2, le=14)
     ace_both_ends: bool = True  # low_or_high with several decks: A-2-...-K-A (14 cards) is a run
     no_ace_both_ends_deals: list[int] = []  # deals where a run may not have an ace at each end
 
@@ -175,11 +197,11 @@ class RuleSpec(BaseModel):
 
     # scoring
     scoring: Literal["winner_takes", "penalty"] = "penalty"
-    card_values: dict[str, int]
+    card_values: dict[str, Annotated[int, Field(ge=0, le=MAX_VALUE)]]
     going_rummy: Literal["none", "double", "plus10"] = "none"
     nobody_out: Literal["block", "stalemate", "penalty"] = "penalty"
     stalemate_detection: bool = False
-    cut_bonus: int = 0
+    cut_bonus: int = Field(default=0, ge=0, le=MAX_VALUE)
     settlement: Literal["none", "position"] = "none"
 
     def __copy__(self) -> RuleSpec:
@@ -209,46 +231,123 @@ class RuleSpec(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> RuleSpec:
         lo, hi = self.players
+        if not 2 <= lo <= hi <= 12:  # every check below loops over the player counts
+            raise ValueError(f"players: {lo}-{hi} is not a range within 2-12")
         problems = []
-        if not 2 <= lo <= hi <= 12:
-            problems.append(f"players: {lo}-{hi} is not a range within 2-12")
-        for n in range(lo, hi + 1):
+        counts = range(lo, hi + 1)
+        for p in self.pack:
+            if not 2 <= p.players[0] <= p.players[1] <= 12:
+                problems.append(f"pack: players {p.players[0]}-{p.players[1]} is not a range within 2-12")
+        for n in counts:
             if not any(p.players[0] <= n <= p.players[1] for p in self.pack):
                 problems.append(f"pack: no pack is given for {n} players")
         if self.hand_size is None and self.hand_size_by_players is None:
             problems.append("hand_size: give hand_size (per deal) or hand_size_by_players")
-        if self.hand_size_by_players is not None:
-            for n in range(lo, hi + 1):
+        if self.hand_size is None and self.hand_size_by_players is not None:
+            for n in counts:
                 if n not in self.hand_size_by_players:
                     problems.append(f"hand_size_by_players: no hand size for {n} players")
-        if self.deals is None and self.target is None and self.target_by_players is None:
-            problems.append("deals: give deals, target or target_by_players to end the match")
         if self.contracts:
-            n = self.deals or len(self.contracts)
-            if len(self.contracts) < n:
-                problems.append(f"contracts: {n} deals but only {len(self.contracts)} contracts")
-            if self.hand_size is not None and len(self.hand_size) < n:
-                problems.append(f"hand_size: {n} deals but only {len(self.hand_size)} sizes")
+            nd = self.deals or len(self.contracts)
+            if len(self.contracts) < nd:
+                problems.append(f"contracts: {nd} deals but only {len(self.contracts)} contracts")
+            if self.hand_size is not None and len(self.hand_size) < nd:
+                problems.append(f"hand_size: {nd} deals but only {len(self.hand_size)} sizes")
         for r in self.whole_hand_rounds:
             if not 1 <= r <= len(self.contracts):
                 problems.append(f"whole_hand_rounds: {r} is not a deal with a contract")
-        for n in range(lo, hi + 1):
-            if self.hand_size_by_players is not None and n not in self.hand_size_by_players:
-                continue
-            if not any(p.players[0] <= n <= p.players[1] for p in self.pack):
-                continue
-            sizes = (
-                [self.hand_size_by_players[n]]
-                if self.hand_size_by_players is not None
-                else list(self.hand_size or [])
-            )
-            for size in sizes:
-                if n * size + 2 + self.starter_extra_card > self.pack_size(n):
-                    problems.append(f"hand_size: {n} players x {size} cards do not fit the pack")
-                    break
+        if problems:
+            raise ValueError("; ".join(problems))
+        problems.extend(self._plays())
         if problems:
             raise ValueError("; ".join(problems))
         return self
+
+    def _deal_numbers(self) -> range:
+        """The deals whose hand size or contract can differ: every deal of a fixed-length
+        match, else every entry of ``hand_size`` and ``contracts``."""
+        nd = self.num_deals()
+        if nd is None:
+            nd = max(len(self.hand_size or [1]), len(self.contracts), 1)
+        return range(1, nd + 1)
+
+    def _plays(self) -> list[str]:
+        """What would stop a game under these rules: a pack that cannot deal, a contract
+        no hand can meet, a match that never ends.  (A file that loads plays.)"""
+        problems = []
+        lo, hi = self.players
+        deals = self._deal_numbers()
+        for n in range(lo, hi + 1):
+            pack = self.pack_size(n)
+            for r in deals:
+                size = self.cards_dealt(r, n)
+                if n * size + 2 + self.starter_extra_card > pack:
+                    problems.append(
+                        f"hand_size: {n} players x {size} cards do not fit the pack of {pack} "
+                        f"(the deal also turns up a card and leaves one to draw)"
+                    )
+                    break
+        if problems:
+            return problems
+        for r in deals:
+            if not self.contracts:
+                break
+            comps = self.contract(r)
+            need = sum(c.size for c in comps)
+            for n in range(lo, hi + 1):
+                hold = self.cards_dealt(r, n) + 1  # after drawing
+                if self.buy_allowed(r):
+                    b = self.buying
+                    assert b is not None
+                    lim = b.limit_by_round.get(r, b.limit)
+                    more = b.extra_cards_by_round.get(r, b.extra_cards)
+                    hold = self.pack_size(n) if lim is None else hold + lim * (1 + more)
+                if need > hold:
+                    problems.append(
+                        f"contracts: deal {r} asks for {need} cards but a hand of {n} players "
+                        f"holds at most {hold}"
+                    )
+                    break
+                for c in comps:
+                    most = self._largest_meld(c.kind, n)
+                    if c.size > most:
+                        problems.append(
+                            f"contracts: deal {r} asks for a {c.kind} of {c.size}, but the longest "
+                            f"possible with {n} players is {most}"
+                        )
+                        break
+                else:
+                    continue
+                break
+        if self.num_deals() is None:
+            for n in range(lo, hi + 1):
+                if self.match_target(n) is None:
+                    key = "target_by_players" if self.target_by_players is not None else "target"
+                    problems.append(
+                        f"{key}: with {n} players the match would never end: give deals, or a "
+                        f"target above 0"
+                    )
+                    break
+            if not any(self.card_values.values()):
+                problems.append(
+                    "card_values: every card is worth 0, so no score ever reaches the target: "
+                    "give some cards a value, or a number of deals"
+                )
+        return problems
+
+    def _largest_meld(self, kind: str, players: int) -> int:
+        """The most cards a meld of ``kind`` can hold with ``players`` players' pack."""
+        decks, jokers = self.pack_for(players)
+        run = 14 if self.ace_mode == "low_or_high" and self.ace_both_ends else 13
+        wilds = jokers + (4 * decks if self.twos_wild else 0)
+        same_rank = 4 if decks == 1 else 4 * decks + wilds
+        if kind == "run":
+            return run
+        if kind == "pair":
+            return 2
+        if kind == "set":
+            return same_rank
+        return max(run, same_rank)
 
     # -- derived facts ----------------------------------------------------------------
 
