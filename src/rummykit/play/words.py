@@ -145,7 +145,7 @@ def action_words(a: Action, s: Session) -> str:
 
 
 def round_table(s: Session, r: dict[str, Any]) -> str:
-    lines = [f"Round {r['round']} result:"]
+    lines = [f"Deal {r['round']} result:"]
     for seat in range(len(r["points"])):
         won = " (went out)" if r["winner"] == seat else ""
         lines.append(f"  {s.seat_name(seat)}{won}: {r['hands'][seat] or '-'} -> {r['points'][seat]} points, "
