@@ -190,10 +190,11 @@ def games(show_all: bool, as_json: bool, db: str | None) -> None:
 @click.option("--no-pause", is_flag=True, help="Print every step without waiting for Enter.")
 @click.option("--db", default=None, type=click.Path(dir_okay=False), help=DB_HELP)
 def replay(game_id: int, no_pause: bool, db: str | None) -> None:
-    """Step through a finished game: Enter for the next action, a number to jump ahead, q to stop."""
+    """Step through a finished game: each action, then the whole table (every hand, the melds,
+    the discard pile). Enter for the next action, a number to jump ahead, q to stop."""
     from ..engine.record import replay as rebuild
     from ..play.session import Session
-    from ..play.words import describe_view, round_table, standings
+    from ..play.words import describe_view, replay_table, round_table, standings
 
     with open_store(db, create=False) as store:
         try:
@@ -211,7 +212,8 @@ def replay(game_id: int, no_pause: bool, db: str | None) -> None:
         g = rebuild(setup)
         session = Session(store, saved.id, g, saved.seats, saved.human, saved.name)
         skip = 0
-        click.echo(describe_view(session))
+        click.echo(describe_view(session).splitlines()[0])  # the ruleset, the deal, its contract
+        click.echo(replay_table(session))
         for i, text in enumerate(saved.actions, 1):
             seat = g.current_player
             rounds = len(g.history)
@@ -219,6 +221,10 @@ def replay(game_id: int, no_pause: bool, db: str | None) -> None:
             click.echo(f"[{i}/{len(saved.actions)}] {session.seat_name(seat)}: {text}")
             if len(g.history) > rounds:
                 click.echo(round_table(session, g.history[-1]))
+                if not g.is_over:
+                    click.echo(f"--- deal {g.round_no}")
+            if not g.is_over:
+                click.echo(replay_table(session))
             if no_pause or skip > 0:
                 skip -= 1
                 continue

@@ -174,3 +174,28 @@ def parse_num(x: int | str) -> float:
     a, _, b = str(x).partition("/")
     return int(a) / int(b) if b else float(a)
 
+
+
+def replay_table(s: Session) -> str:
+    """The whole table of a finished game being replayed: every hand (the game is over,
+    so nothing is hidden any more: each seat's own view gives its hand), the melds, the
+    discard pile and the stock."""
+    g = s.game
+    views = [g.view(seat) for seat in range(g.n)]
+    v = views[0]
+    width = max(len(s.seat_name(seat)) for seat in range(g.n))
+    lines = []
+    for seat, sv in enumerate(views):
+        mark = " (dealer)" if seat == v["dealer"] else ""
+        down = ", down" if v["down"][seat] and g.spec.contracts else ""
+        lines.append(f"  {s.seat_name(seat):<{width}} {plural(len(sv['hand']), 'card')}{down}{mark}: "
+                     f"{' '.join(sv['hand']) or '-'}")
+    if v["melds"]:
+        melds = [f"{i}. {' '.join(m)}" for i, m in enumerate(v["melds"], 1)]
+        lines.append("  Table: " + "   ".join(melds))
+    pile = v["discard_pile"]
+    shown = " ".join(pile[-12:])
+    more = "... " if len(pile) > 12 else ""
+    lines.append(f"  Discard pile ({plural(len(pile), 'card')}, top last): {more}{shown or 'empty'}"
+                 f"   Stock: {plural(v['stock_size'], 'card')}")
+    return "\n".join(lines)
