@@ -115,7 +115,8 @@ def test_hint_refuses_a_record_whose_seed_is_not_a_number(tmp_path):
     f = tmp_path / "bad.json"
     f.write_text(json.dumps(rec))
     line = one_error_line(run("hint", str(f)))
-    assert line == f'Error: {f}: the record\'s seed must be a whole number, not "x"; it is not a record rummykit wrote'
+    assert line == (f'Error: {f}: the record\'s seed must be a whole number, not "x"; '
+                    "it is not a record rummykit wrote")
 
 
 # -- reading commands create nothing ----------------------------------------------------------
@@ -185,3 +186,19 @@ def test_simulate_prints_games_per_second_and_its_workers():
     r = run("simulate", "-v", "basic", "-p", "2", "-n", "4", "-q", "-w", "2")
     assert r.exit_code == 0 and "games/s" in r.output and "on 2 workers" in r.output
     assert "--workers must be at least 1" in run("simulate", "-n", "1", "-w", "0").output
+
+
+# -- the arena's table at 80 columns -----------------------------------------------------------
+
+
+def test_the_arena_table_reads_at_80_columns():
+    r = CliRunner(env={"COLUMNS": "80"}).invoke(main, ["arena", "-v", "basic", "-p", "3", "-b",
+                                                       "random,random,random", "-n", "3", "-q"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert max(len(ln) for ln in lines) <= 80
+    rows = [ln for ln in lines if ln.strip().startswith("random")]
+    assert len(rows) == 6  # three in the results, three in the times
+    for row in rows[:3]:
+        cells = row.replace("random (", "random(").split()  # the same bot at several seats: "random (2)"
+        assert len(cells) == 7 and cells[1].endswith("%") and "-" in cells[2] and "-" in cells[6], row

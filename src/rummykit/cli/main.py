@@ -205,7 +205,7 @@ def arena(variant: str, players: int | None, bots: str, games: int, seed: int, w
             "bots": [{k: b[k] for k in b if k != "scores"} for b in summary.bots],
         }, indent=2))
     else:
-        out.print(arena_table(summary))
+        out.print(arena_table(summary, out.width))
 
 
 @main.command()
