@@ -88,7 +88,10 @@ def _printed_plainly(rows: list[dict[str, Any]], as_json: bool) -> bool:
     return False
 
 
-def _run(session: Session, variant: Variant, plain: bool, speed: float) -> None:
+CARDS_HELP = "Cards on the table as symbols (10♣) or letters (TC); `c` switches while playing."
+
+
+def _run(session: Session, variant: Variant, plain: bool, speed: float, cards: str = "symbols") -> None:
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from ..play.plain import PlainUI
 
@@ -96,7 +99,7 @@ def _run(session: Session, variant: Variant, plain: bool, speed: float) -> None:
         return
     from ..play.tui import RummyApp
 
-    RummyApp(session, variant, speed=speed).run()
+    RummyApp(session, variant, speed=speed, symbols=cards == "symbols").run()
 
 
 @click.command()
@@ -112,9 +115,11 @@ def _run(session: Session, variant: Variant, plain: bool, speed: float) -> None:
 @click.option("--speed", type=float, default=0.6, show_default=True,
               help="Seconds each bot move stays on screen (0: as fast as possible).")
 @click.option("--plain", is_flag=True, help="Line-by-line text, for screen readers, scripts and ssh.")
+@click.option("--cards", type=click.Choice(["symbols", "letters"]), default="symbols", show_default=True,
+              help=CARDS_HELP)
 @click.option("--db", default=None, type=click.Path(dir_okay=False), help=DB_HELP)
 def play(variant: str, players: int, bots: str, rules_file: str | None, seed: int | None, name: str,
-         speed: float, plain: bool, db: str | None) -> None:
+         speed: float, plain: bool, cards: str, db: str | None) -> None:
     """Play a game against computer opponents (you sit at seat 0)."""
     from ..play.session import Session
 
@@ -134,7 +139,7 @@ def play(variant: str, players: int, bots: str, rules_file: str | None, seed: in
     store = open_store(db)
     with store:
         session = Session.start(store, v, players, levels, seed=seed, name=name)
-        _run(session, v, plain, speed)
+        _run(session, v, plain, speed, cards)
 
 
 @click.command()
@@ -142,8 +147,10 @@ def play(variant: str, players: int, bots: str, rules_file: str | None, seed: in
 @click.option("--speed", type=float, default=0.6, show_default=True,
               help="Seconds each bot move stays on screen.")
 @click.option("--plain", is_flag=True, help="Line-by-line text, for screen readers, scripts and ssh.")
+@click.option("--cards", type=click.Choice(["symbols", "letters"]), default="symbols", show_default=True,
+              help=CARDS_HELP)
 @click.option("--db", default=None, type=click.Path(dir_okay=False), help=DB_HELP)
-def resume(game_id: int | None, speed: float, plain: bool, db: str | None) -> None:
+def resume(game_id: int | None, speed: float, plain: bool, cards: str, db: str | None) -> None:
     """Go on with the last unfinished game (or game GAME_ID) exactly where it was."""
     from ..play.session import Session
 
@@ -161,7 +168,7 @@ def resume(game_id: int | None, speed: float, plain: bool, db: str | None) -> No
             session = Session.resume(store, saved)
         except ValueError as e:
             raise click.ClickException(f"Game {saved.id} cannot be rebuilt: {e}") from None
-        _run(session, session.game.base_variant, plain, speed)
+        _run(session, session.game.base_variant, plain, speed, cards)
 
 
 @click.command()

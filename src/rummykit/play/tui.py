@@ -198,7 +198,7 @@ class RummyApp(App[None]):
     #middle { height: 1fr; }
     #left { width: 1fr; }
     #table { height: 1fr; padding: 0 1; }
-    #log { height: 4; padding: 0 1; color: $text-muted; scrollbar-size-vertical: 1; }
+    #log { height: 4; padding: 0 1; color: $text-muted; scrollbar-size-vertical: 0; }
     #actions { width: 40; height: 1fr; border: round $secondary; border-title-color: $text;
                padding: 0 0; }
     #actions:focus { border: round $accent; }
@@ -294,7 +294,7 @@ class RummyApp(App[None]):
         large = width >= 110 and height >= 34
         self.screen.set_class(large, "-large")
         if self.order:
-            self.query_one("#hand", HandView).update(self.hand_text())
+            self.call_after_refresh(self.refresh_all)  # cards and melds packed for the new width
 
     # -- what the footer shows ---------------------------------------------------------
 
@@ -471,20 +471,29 @@ class RummyApp(App[None]):
         return t
 
     def melds_text(self, v: dict[str, Any]) -> Text:
-        t = Text()
+        """The melds by owner, packed into lines without splitting a meld across two."""
         if not v["melds"]:
             return Text("No melds on the table yet.")
+        width = max(20, self.query_one("#melds", Static).size.width or 38)
         by_owner: dict[int, list[int]] = {}
         for i, info in enumerate(v["meld_info"]):
             by_owner.setdefault(info["owner"], []).append(i)
+        t = Text(no_wrap=False)
         for owner, idx in by_owner.items():
+            if len(t):
+                t.append("\n")
             t.append(self.s.seat_name(owner) + ":", style="bold underline")
+            used = len(self.s.seat_name(owner)) + 1
             for i in idx:
-                t.append(f"  {i + 1}. ")
-                t.append_text(cards_text(v["melds"][i], self.symbols))
-                t.append(f" ({v['meld_info'][i]['kind']})")
-            t.append("\n")
-        t.rstrip()
+                piece = Text(f"{i + 1}. ")
+                piece.append_text(cards_text(v["melds"][i], self.symbols))
+                piece.append(f" ({v['meld_info'][i]['kind']})")
+                if used + 2 + len(piece) > width and used > 2:
+                    t.append("\n")
+                    used = 0
+                t.append("  ")
+                t.append_text(piece)
+                used += 2 + len(piece)
         return t
 
     def hand_text(self) -> Text:
