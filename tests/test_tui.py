@@ -366,3 +366,21 @@ def test_the_table_answers_keys_while_a_bot_thinks(tmp_path, monkeypatch):
             assert s.game.state_id > before
 
     asyncio.run(run())
+
+
+def test_a_hand_too_wide_for_boxes_goes_on_short_lines_at_80_columns(tmp_path):
+    app = new_app(tmp_path, 4)
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.order = "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AD 2D 3D 4D 5D 6H 7H 8H 9H JK".split()
+            text = app.hand_text()
+            lines = text.plain.splitlines()
+            assert 1 < len(lines) <= 3 and max(len(ln) for ln in lines) <= 80
+            assert "10♣" in text.plain and "JK" in text.plain and "5♦" in text.plain
+            hand = app.query_one("#hand")
+            row, x0, _, i = hand.spots[-1]  # the joker: a click there selects it
+            assert app.order[i] == "JK" and row == len(lines) - 1
+
+    asyncio.run(run())

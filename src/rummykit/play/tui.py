@@ -192,7 +192,8 @@ class RummyApp(App[None]):
     TITLE = "rummykit"
     CSS = """
     Screen { layout: vertical; }
-    #title { height: 1; background: $primary-background; text-style: bold; padding: 0 1; }
+    #title { height: auto; max-height: 2; background: $primary-background; text-style: bold;
+             padding: 0 1; }
     #players { height: auto; padding: 0 1; }
     #piles { height: auto; padding: 0 1; }
     #middle { height: 1fr; }
@@ -363,8 +364,7 @@ class RummyApp(App[None]):
         deals = f" of {v['deals']}" if v["deals"] else ""
         need = f": {v['contract']}" if v["contract"] else ""
         self.query_one("#title", Static).update(
-            Text(f"{v['name']} · deal {v['round']}{deals}{need} · game {self.s.id}", no_wrap=True,
-                 overflow="ellipsis"))
+            Text(f"{v['name']} · deal {v['round']}{deals}{need} · game {self.s.id}"))
         self.query_one("#players", Static).update(self.players_table(v))
         piles = Text("Discard pile: ")
         top = v["discard_top"]
