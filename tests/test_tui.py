@@ -384,3 +384,30 @@ def test_a_hand_too_wide_for_boxes_goes_on_short_lines_at_80_columns(tmp_path):
             assert app.order[i] == "JK" and row == len(lines) - 1
 
     asyncio.run(run())
+
+
+def test_bots_play_on_while_the_help_is_open_and_esc_returns_to_the_table(tmp_path):
+    s = stacked_session(tmp_path, deal("contract", *WHOLE_DEAL, dealer=2))
+    app = RummyApp(s, rk.get_variant("contract"), speed=0)
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert s.view()["phase"] == "draw"
+            await pilot.press("d")
+            await settle(pilot, app, [])
+            app.speed = 0.3  # each bot move waits a while: the help opens before they play
+            await pilot.press("x", "enter")  # the bots' turn
+            await pilot.press("question_mark")
+            before = s.game.state_id
+            for _ in range(100):
+                await pilot.pause(0.1)
+                await app.workers.wait_for_complete()
+                if s.game.state_id > before + 1:
+                    break
+            assert s.game.state_id > before and isinstance(app.screen, Question), (s.game.actions, s.game.current_player, app.waiting, app.thinking, app.messages)
+            await pilot.press("escape")
+            await settle(pilot, app)
+            assert not isinstance(app.screen, Question) and "Moves" in await shown(pilot, app)
+
+    asyncio.run(run())

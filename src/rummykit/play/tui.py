@@ -55,6 +55,7 @@ KEYS = """Keys
   g  m        put the selected cards aside as one meld; meld (the melds put aside and the selection)
   l  w        lay the selected card off; swap it for a wild card on the table (then the meld's number)
   ↑/↓ Enter   the list of legal moves: play the highlighted move
+  PgUp PgDn   scroll the melds on the table
   When a discard is offered (May I, buy) or you may call Shanghai or Rummy:
   m           take it (May I / buy / call);  Enter or Esc: pass (the default)
   n           never offer May I again this game (n again: offer it)
@@ -199,7 +200,7 @@ class RummyApp(App[None]):
     #middle { height: 1fr; }
     #left { width: 1fr; }
     #table { height: 1fr; padding: 0 1; }
-    #log { height: 4; padding: 0 1; color: $text-muted; scrollbar-size-vertical: 0; }
+    #log { height: 3; padding: 0 1; color: $text-muted; scrollbar-size-vertical: 0; }
     #actions { width: 40; height: 1fr; border: round $secondary; border-title-color: $text;
                padding: 0 0; }
     #actions:focus { border: round $accent; }
@@ -233,6 +234,8 @@ class RummyApp(App[None]):
         Binding("]", "move(1)", "Move right", show=False),
         Binding("o", "sort", "Sort", show=False),
         Binding("c", "notation", "Cards", show=False),
+        Binding("pageup", "table(-1)", "Table up", show=False),
+        Binding("pagedown", "table(1)", "Table down", show=False),
         Binding("h", "hint", "Hint"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
@@ -293,7 +296,7 @@ class RummyApp(App[None]):
     def fit(self, width: int, height: int) -> None:
         """Borders, a longer log and boxed cards when there is room (at least 110x34)."""
         large = width >= 110 and height >= 34
-        self.screen.set_class(large, "-large")
+        self.default_screen.set_class(large, "-large")
         if self.order:
             self.call_after_refresh(self.refresh_all)  # cards and melds packed for the new width
 
@@ -475,6 +478,7 @@ class RummyApp(App[None]):
         if not v["melds"]:
             return Text("No melds on the table yet.")
         width = max(20, self.query_one("#melds", Static).size.width or 38)
+        large = self.default_screen.has_class("-large")  # room to say "(run)" and "(set)"
         by_owner: dict[int, list[int]] = {}
         for i, info in enumerate(v["meld_info"]):
             by_owner.setdefault(info["owner"], []).append(i)
@@ -487,7 +491,8 @@ class RummyApp(App[None]):
             for i in idx:
                 piece = Text(f"{i + 1}. ")
                 piece.append_text(cards_text(v["melds"][i], self.symbols))
-                piece.append(f" ({v['meld_info'][i]['kind']})")
+                if large:
+                    piece.append(f" ({v['meld_info'][i]['kind']})")
                 if used + 2 + len(piece) > width and used > 2:
                     t.append("\n")
                     used = 0
@@ -664,6 +669,11 @@ class RummyApp(App[None]):
                 self.selected.add(i)
         self.messages.append("Sorted by " + ("suit" if self.sort_by_suit else "rank") + ".")
         self.refresh_all()
+
+    def action_table(self, step: int) -> None:
+        """PageUp/PageDown scroll the melds on the table when they do not all fit."""
+        table = self.query_one("#table", VerticalScroll)
+        table.scroll_page_down() if step > 0 else table.scroll_page_up()
 
     def action_notation(self) -> None:
         self.symbols = not self.symbols
