@@ -405,7 +405,7 @@ def test_bots_play_on_while_the_help_is_open_and_esc_returns_to_the_table(tmp_pa
                 await app.workers.wait_for_complete()
                 if s.game.state_id > before + 1:
                     break
-            assert s.game.state_id > before and isinstance(app.screen, Question), (s.game.actions, s.game.current_player, app.waiting, app.thinking, app.messages)
+            assert s.game.state_id > before and isinstance(app.screen, Question)
             await pilot.press("escape")
             await settle(pilot, app)
             assert not isinstance(app.screen, Question) and "Moves" in await shown(pilot, app)
