@@ -141,7 +141,7 @@ def test_a_person_plays_a_whole_deal_with_the_keyboard_only(tmp_path, size):
                     await pilot.press("x", "enter")  # the card under the cursor
             assert isinstance(app.screen, Question)
             text = str(app.screen.text)
-            assert "Deal 1 result" in text and "Ann" in text
+            assert "Deal 1 result" in text and "Ann" in text and "Seat 0" not in text
             assert "Deal 1 result" in await shown(pilot, app)
             assert {"7C", "9H"} <= set(laid_off)
             await pilot.press("escape")  # Esc closes the result: the next deal starts

@@ -39,7 +39,7 @@ from ..engine.actions import Action, Buy, CallRummy, CallShanghai, Discard, Pass
 from ..engine.game import IllegalActionError
 from ..rules.registry import Variant
 from .session import Session
-from .words import action_words, contract_progress, plural, prompt_line, round_table, standings
+from .words import action_words, contract_progress, for_person, plural, prompt_line, round_table, standings
 
 SUIT = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 CARD_W = 6  # a boxed card: five columns and one of space
@@ -140,7 +140,7 @@ class Question(ModalScreen[str]):
                 for key, label in self.choices:
                     yield Button(Text(label), id=key,
                                  variant="primary" if key == self.choices[0][0] else "default")
-            yield Label(Text("Enter: " + self.choices[0][1] + " · Esc: close"
+            yield Label(Text("Enter or Esc: " + self.choices[0][1]
                              + (" · ↑/↓ PgUp/PgDn: scroll" if len(self.text.splitlines()) > 12 else "")))
 
     def on_mount(self) -> None:
@@ -556,7 +556,7 @@ class RummyApp(App[None]):
         rnd, n = self.log_mark
         events_ = v["log"][n:] if v["round"] == rnd else v["log"]
         for ev in events_:
-            log.write(Text(self.cards(ev["text"].replace(f"Seat {self.s.human}", self.s.name))))
+            log.write(Text(self.cards(for_person(self.s, ev["text"]))))
         self.log_mark = (v["round"], len(v["log"]))
 
     # -- the flow of play --------------------------------------------------------------
@@ -568,7 +568,8 @@ class RummyApp(App[None]):
             result = g.history[self.rounds_seen]
             self.rounds_seen += 1
             self.waiting = True
-            text = self.cards(result["reason"].capitalize() + ".\n" + round_table(self.s, result))
+            reason = for_person(self.s, result["reason"].capitalize())
+            text = self.cards(reason + ".\n" + round_table(self.s, result))
             self.push_screen(Question(text, [("ok", "Next deal")]), lambda _r: self._resume_flow())
             return
         if self.s.is_over:

@@ -3,6 +3,7 @@ is read from the person's view (and the legal actions): nothing hidden."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..cards import format_cards, parse_cards
@@ -22,6 +23,11 @@ from ..engine.actions import (
 
 if TYPE_CHECKING:
     from .session import Session
+
+
+def for_person(s: Session, text: str) -> str:
+    """The engine's text with the person's seat called by their name ("Seat 0" -> "You")."""
+    return re.sub(rf"\bSeat {s.human}\b(?! \()", lambda _m: s.name, text)
 
 
 def plural(n: int, word: str) -> str:
