@@ -411,3 +411,18 @@ def test_bots_play_on_while_the_help_is_open_and_esc_returns_to_the_table(tmp_pa
             assert not isinstance(app.screen, Question) and "Moves" in await shown(pilot, app)
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("ruleset, limited", [("contract", False), ("shanghai", True)])
+def test_the_buys_left_column_shows_only_where_buys_are_limited(tmp_path, ruleset, limited):
+    s = stacked_session(tmp_path, rk.new_game(ruleset, players=3, seed=2, dealer=2))
+    app = RummyApp(s, rk.get_variant(ruleset), speed=0)
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            text = await shown(pilot, app)
+            assert ("buys left" in text) == limited, text
+            players = text.splitlines()[1:5]
+            assert not any(line.rstrip().endswith(" -") or " - " in line for line in players), players
+
+    asyncio.run(run())
