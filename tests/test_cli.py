@@ -15,7 +15,7 @@ def run(*args):
 def test_simulate_prints_a_summary():
     r = run("simulate", "--variant", "basic", "--players", "2", "--games", "3", "--seed", "1", "-q")
     assert r.exit_code == 0, r.output
-    for word in ("games", "rounds", "mean actions per game", "rounds ended", "mean final score",
+    for word in ("games", "deals", "mean actions per game", "deals ended", "mean final score",
                  "games per second"):
         assert word in r.output
 

@@ -1,95 +1,126 @@
-"""The Textual app, driven by Textual's pilot as a person would play: click cards, put a
-meld aside, meld, lay off, discard, answer a May I, read the round's result."""
+"""The Textual app, driven by Textual's pilot with the keyboard only, as a person would
+play at 80x24 and at 120x40: put a meld aside, meld, lay off, discard with x then Enter,
+pass May I offers shown in place with Esc, close every dialog with Esc."""
 
 import asyncio
 import os
 from pathlib import Path
 
+import pytest
 from conftest import deal
-from textual.widgets import Button
 
 import rummykit as rk
 from rummykit.engine.record import make_record
 from rummykit.play.session import Session
-from rummykit.play.tui import CARD_W, Question, RummyApp
+from rummykit.play.tui import AskNumber, Question, RummyApp, in_notation
 from rummykit.store import Store
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+SIZES = [(80, 24), (120, 40)]
 
 
-def new_app(tmp_path, seed: int) -> RummyApp:
+def new_app(tmp_path, seed: int, name: str = "Ann") -> RummyApp:
     """A contract game for three where Ann (seat 0) plays first."""
-    s = stacked_session(tmp_path, rk.new_game("contract", players=3, seed=seed, dealer=2))
+    s = stacked_session(tmp_path, rk.new_game("contract", players=3, seed=seed, dealer=2), name)
     return RummyApp(s, rk.get_variant("contract"), speed=0)
 
 
-def stacked_session(tmp_path, game) -> Session:
+def stacked_session(tmp_path, game, name: str = "Ann") -> Session:
     store = Store(tmp_path / "games.sqlite3")
     setup = make_record(game)
     del setup["actions"]
     seats = ["human", "medium", "medium"]
-    gid = store.new_game(setup, seats, 0, "Ann")
-    return Session(store, gid, game, seats, 0, "Ann")
+    gid = store.new_game(setup, seats, 0, name)
+    return Session(store, gid, game, seats, 0, name)
 
 
-async def click_cards(pilot, app, cards: str) -> None:
+async def shown(pilot, app) -> str:
+    """What the terminal shows, line by line, once the last key has been drawn."""
+    await pilot.pause()
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def select(pilot, app, cards: str) -> None:
+    """Select cards with ←/→ and space."""
     for c in cards.split():
-        i = app.order.index(c)
-        await pilot.click("#hand", offset=(i * CARD_W + 2, 1))
+        while app.order[app.cursor] != c:
+            await pilot.press("right")
+        await pilot.press("space")
 
 
-async def settle(pilot, app, answers=None, steps: int = 400) -> None:
-    """Let the bots play until the person must act.  A May I offer is passed (and noted
-    in ``answers``); any other question is left on screen."""
+async def settle(pilot, app, offers=None, steps: int = 400) -> None:
+    """Let the bots play until the person must act.  A May I offer is checked to be on
+    the table (no dialog), noted in ``offers`` and passed with Esc; a dialog is left on
+    screen."""
     for _ in range(steps):
         await pilot.pause()
         await app.workers.wait_for_complete()  # a bot thinking on its thread
         await pilot.pause()
         if isinstance(app.screen, Question):
-            if answers is not None and "buy" in {b.id for b in app.screen.query(Button)}:
-                answers.append(app.screen.text)
-                await pilot.click("#pass")
-                continue
             return
+        if app.offer() == "may_i" and app.never_may_i:
+            continue  # passed by itself
+        if offers is not None and app.offer() == "may_i":
+            text = await shown(pilot, app)
+            assert "May I?" in text and "[buy]" in text and "Enter/Esc: pass" in text, text
+            assert "n Never May I" in text  # the footer shows the keys
+            offers.append(text)
+            await pilot.press("escape")
+            continue
         if app.s.human_to_act or app.s.is_over:
             return
 
 
-def test_a_person_plays_a_whole_round_in_the_textual_app(tmp_path):
+WHOLE_DEAL = (["7H 7S 7D 9C 9D 9S 7C 9H KC QC", "2C 3C 4D 5D 6H 8H TS JS QD KD",
+               "AS 3S 4S 5H 6C 8C TD JC QS KS"], "2D", "5S 8D 6D JD AH 3H 4C 2H TH")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_person_plays_a_whole_deal_with_the_keyboard_only(tmp_path, size):
     # Ann (seat 0) holds two sets and a card for each; seat 1 and seat 2 are medium bots
-    g = deal("contract", ["7H 7S 7D 9C 9D 9S 7C 9H KC QC", "2C 3C 4D 5D 6H 8H TS JS QD KD",
-                          "AS 3S 4S 5H 6C 8C TD JC QS KS"], "2D", "5S 8D 6D JD AH 3H 4C 2H TH",
-             dealer=2)
+    g = deal("contract", *WHOLE_DEAL, dealer=2)
     s = stacked_session(tmp_path, g)
     app = RummyApp(s, rk.get_variant("contract"), speed=0)
-    answered_may_i = []
+    offers: list[str] = []
 
     async def run():
-        async with app.run_test(size=(150, 48)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await settle(pilot, app)
             assert s.human_to_act and s.view()["phase"] == "draw"
+            text = await shown(pilot, app)
+            assert "Moves" in text and "draw from the stock  [draw]" in text, text
+            assert "▶ to play · D dealer" in text
             await pilot.press("d")  # draw from the stock
-            await settle(pilot, app, answered_may_i)
-            await click_cards(pilot, app, "7H 7S 7D")
+            await settle(pilot, app, offers)
+            await select(pilot, app, "7H 7S 7D")
             await pilot.press("g")  # the first set, put aside
             assert sorted(app.groups[0]) == ["7D", "7H", "7S"] and not {"7H", "7S", "7D"} & set(app.order)
-            await click_cards(pilot, app, "9C 9D 9S")
+            assert "Melds put aside: (7♦ 7♥ 7♠)" in await shown(pilot, app)
+            await select(pilot, app, "9C 9D 9S")
             await pilot.press("m")  # both sets go down
             assert s.view()["down"][0], app.messages
-            await click_cards(pilot, app, "KC")
-            await pilot.press("x")
-            await settle(pilot, app, answered_may_i)
-            if os.environ.get("RUMMYKIT_SCREENSHOT"):  # the picture in the README
-                app.save_screenshot(filename="table.svg", path=str(DOCS))
+            await select(pilot, app, "KC")
+            await pilot.press("x")  # picks KC: its move is highlighted, nothing played yet
+            assert "KC" in s.view()["hand"]
+            text = await shown(pilot, app)
+            assert "Discard K♣? Enter: discard it" in text and "discard K♣  [discard K♣]" in text, text
+            await pilot.press("enter")
             assert "KC" not in s.view()["hand"]
+            await settle(pilot, app, offers)
+            if os.environ.get("RUMMYKIT_SCREENSHOT"):  # the pictures in the README and docs/
+                app.save_screenshot(filename=f"table-{size[0]}x{size[1]}.svg", path=str(DOCS))
+                if size == (120, 40):
+                    app.save_screenshot(filename="table.svg", path=str(DOCS))
             laid_off = []
             for _turn in range(80):
-                await settle(pilot, app, answered_may_i)
+                await settle(pilot, app, offers)
                 if isinstance(app.screen, Question):
-                    break  # the round's result
+                    break  # the deal's result
                 if s.is_over or not s.human_to_act:
                     continue
                 view = s.view()
+                text = await shown(pilot, app)
+                assert "Moves" in text and "  [" in text, text  # the moves list, brackets and all
                 if view["phase"] == "draw":
                     await pilot.press("d")
                     continue
@@ -97,36 +128,162 @@ def test_a_person_plays_a_whole_round_in_the_textual_app(tmp_path):
                 lay = [a for a in acts if isinstance(a, rk.LayOff)]
                 if lay:
                     a = lay[0]
-                    await click_cards(pilot, app, str(a.card))
+                    await select(pilot, app, str(a.card))
                     await pilot.press("l")
+                    assert isinstance(app.screen, AskNumber)
                     await pilot.press(*str(a.meld + 1), "enter")
                     laid_off.append(str(a.card))
                     continue
                 if view["phase"] == "play":
                     worst = max(view["hand"], key=lambda c: s.game.values[rk.parse_card(c)])
-                    await click_cards(pilot, app, worst)
-                    await pilot.press("x")
+                    while app.order[app.cursor] != worst:
+                        await pilot.press("right")
+                    await pilot.press("x", "enter")  # the card under the cursor
             assert isinstance(app.screen, Question)
             text = str(app.screen.text)
-            assert "Round 1 result" in text and "Ann" in text
+            assert "Deal 1 result" in text and "Ann" in text and "Seat 0" not in text
+            assert "Deal 1 result" in await shown(pilot, app)
             assert {"7C", "9H"} <= set(laid_off)
-            svg = app.export_screenshot()
-            assert svg.startswith("<svg")
+            await pilot.press("escape")  # Esc closes the result: the next deal starts
+            await pilot.pause()
+            assert not isinstance(app.screen, Question)
+            assert s.view()["round"] == 2
 
     asyncio.run(run())
-    assert len(s.game.history) >= 1
     # everything the person did is in the database, and replays to the same game
     saved = s.store.game(s.id)
     assert saved.actions == s.game.actions
     assert rk.replay(saved.record()).view(0) == s.game.view(0)
-    assert answered_may_i, "Ann was never offered a discard"
+    assert offers, "Ann was never offered a discard"
+    for text in offers:
+        assert "deal 1 of 7" in text and "Discard pile:" in text  # on the table itself, no dialog
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_esc_closes_every_dialog(tmp_path, size):
+    app = new_app(tmp_path, 4)
+
+    async def run():
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, Question) and "Contract Rummy" in app.screen.text
+            assert "x  Enter" in await shown(pilot, app)  # the keys come first
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, Question)
+            await pilot.press("question_mark")
+            await pilot.press("question_mark")  # ? again closes it too
+            await pilot.pause()
+            assert not isinstance(app.screen, Question)
+            await pilot.press("d", "space", "l")
+            await pilot.pause()
+            assert isinstance(app.screen, AskNumber)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, AskNumber)
+
+    asyncio.run(run())
+
+
+def test_the_rules_in_the_help_do_not_show_the_projects_file_numbers(tmp_path):
+    app = new_app(tmp_path, 4)
+
+    async def run():
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert "Source: pagat.com Contract Rummy" in app.screen.text
+            assert "seed 001" not in app.screen.text
+
+    asyncio.run(run())
+
+
+def test_never_offer_may_i_passes_every_offer_for_the_rest_of_the_game(tmp_path):
+    g = deal("contract", *WHOLE_DEAL, dealer=2)
+    s = stacked_session(tmp_path, g)
+    app = RummyApp(s, rk.get_variant("contract"), speed=0)
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("d")
+            await select(pilot, app, "KC")
+            await pilot.press("x", "enter")
+            for _ in range(200):  # to the first offer
+                await pilot.pause()
+                await app.workers.wait_for_complete()
+                if app.offer() == "may_i":
+                    break
+            assert app.offer() == "may_i"
+            before = len(s.game.actions)
+            await pilot.press("n")  # passes this one, and every later one
+            assert app.never_may_i and s.game.actions[before] == "pass"
+            for _ in range(6):
+                await settle(pilot, app)
+                if not s.human_to_act or isinstance(app.screen, Question):
+                    break
+                assert app.offer() != "may_i"
+                await pilot.press("d")
+                await pilot.press("x", "enter")
+            seats = [seat for _, seat in s.store.db.execute(
+                "SELECT n, seat FROM actions WHERE game = ? ORDER BY n", (s.id,)).fetchall()]
+            mine = [a for a, seat in zip(s.game.actions, seats, strict=True) if seat == 0]
+            assert mine.count("pass") >= 2, mine  # offers after the switch were passed without a word
+
+    asyncio.run(run())
+
+
+def test_card_texts_with_brackets_and_names_with_markup_are_shown_as_written(tmp_path):
+    app = new_app(tmp_path, 4, name="[bold]Ann[/bold]")
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("d")
+            await pilot.pause()
+            text = await shown(pilot, app)
+            assert "[bold]Ann[/bold]" in text
+            first = app.s.legal_actions()[0]
+            assert f"[{in_notation(first.text(), True)}]" in text, text  # e.g. [discard 2♣]
+
+    asyncio.run(run())
+
+
+def test_one_card_notation_per_screen_and_c_switches_it(tmp_path):
+    app = new_app(tmp_path, 4)
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("d")
+            await pilot.pause()
+            text = await shown(pilot, app)
+            hand = app.s.view()["hand"]
+            assert any(s in text for s in "♣♦♥♠")
+            assert not any(c in text.split() for c in hand if c != "JK")  # no TC beside 10♣
+            await pilot.press("c")
+            await pilot.pause()
+            text = await shown(pilot, app)
+            assert not any(s in text for s in "♣♦♥♠"), text
+            assert "[discard " + hand[0] + "]" in text or "[discard " in text
+
+    asyncio.run(run())
+
+
+def test_in_notation_rewrites_every_card_and_nothing_else():
+    assert in_notation("Seat 1 took TC; meld 7C 7D JK=7 / 3H JK=5H 6H", True) == \
+        "Seat 1 took 10♣; meld 7♣ 7♦ JK=7 / 3♥ JK=5♥ 6♥"
+    assert in_notation("discard TC AS", False) == "discard TC AS"
+    assert in_notation("Deal 1: 10 cards each", True) == "Deal 1: 10 cards each"
 
 
 def test_sorting_and_moving_cards_keeps_the_selection(tmp_path):
     app = new_app(tmp_path, 4)
 
     async def run():
-        async with app.run_test(size=(150, 48)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             first = app.order[0]
             await pilot.click("#hand", offset=(2, 1))
@@ -142,17 +299,14 @@ def test_sorting_and_moving_cards_keeps_the_selection(tmp_path):
     asyncio.run(run())
 
 
-def test_the_hint_and_the_rules_are_one_key_away(tmp_path):
+def test_the_hint_is_one_key_away(tmp_path):
     app = new_app(tmp_path, 9)
 
     async def run():
-        async with app.run_test(size=(150, 48)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             await pilot.press("h")
             assert app.messages[-1].startswith("Hint: ")
-            await pilot.press("question_mark")
-            await pilot.pause()
-            assert isinstance(app.screen, Question) and "Contract Rummy" in app.screen.text
 
     asyncio.run(run())
 
@@ -162,12 +316,12 @@ def test_an_illegal_move_shows_the_engines_sentence_and_changes_nothing(tmp_path
     s = app.s
 
     async def run():
-        async with app.run_test(size=(150, 48)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             assert s.view()["phase"] == "draw"
             before = (s.game.state_id, list(s.view()["hand"]))
-            await pilot.click("#hand", offset=(2, 1))
-            await pilot.press("x")  # discarding before drawing
+            app.action_discard()  # discarding before drawing (the key is hidden then)
+            await pilot.pause()
             assert app.messages[-1] == "Not allowed: Draw first: take the top discard or draw from the stock"
             assert (s.game.state_id, s.view()["hand"]) == before
             assert s.store.game(s.id).actions == s.game.actions
@@ -193,11 +347,10 @@ def test_the_table_answers_keys_while_a_bot_thinks(tmp_path, monkeypatch):
     monkeypatch.setattr(Session, "bot_choice", slow_choice)
 
     async def run():
-        async with app.run_test(size=(150, 48)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.press("d")  # Ann draws ...
-            await pilot.click("#hand", offset=(2, 1))
-            await pilot.press("x")  # ... and discards: the bots' turn
+            await pilot.press("x", "enter")  # ... and discards: the bots' turn
             for _ in range(100):
                 await pilot.pause()
                 if started.is_set():
@@ -211,5 +364,65 @@ def test_the_table_answers_keys_while_a_bot_thinks(tmp_path, monkeypatch):
             go.set()
             await settle(pilot, app)
             assert s.game.state_id > before
+
+    asyncio.run(run())
+
+
+def test_a_hand_too_wide_for_boxes_goes_on_short_lines_at_80_columns(tmp_path):
+    app = new_app(tmp_path, 4)
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.order = "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AD 2D 3D 4D 5D 6H 7H 8H 9H JK".split()
+            text = app.hand_text()
+            lines = text.plain.splitlines()
+            assert 1 < len(lines) <= 3 and max(len(ln) for ln in lines) <= 80
+            assert "10♣" in text.plain and "JK" in text.plain and "5♦" in text.plain
+            hand = app.query_one("#hand")
+            row, x0, _, i = hand.spots[-1]  # the joker: a click there selects it
+            assert app.order[i] == "JK" and row == len(lines) - 1
+
+    asyncio.run(run())
+
+
+def test_bots_play_on_while_the_help_is_open_and_esc_returns_to_the_table(tmp_path):
+    s = stacked_session(tmp_path, deal("contract", *WHOLE_DEAL, dealer=2))
+    app = RummyApp(s, rk.get_variant("contract"), speed=0)
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert s.view()["phase"] == "draw"
+            await pilot.press("d")
+            await settle(pilot, app, [])
+            app.speed = 0.3  # each bot move waits a while: the help opens before they play
+            await pilot.press("x", "enter")  # the bots' turn
+            await pilot.press("question_mark")
+            before = s.game.state_id
+            for _ in range(100):
+                await pilot.pause(0.1)
+                await app.workers.wait_for_complete()
+                if s.game.state_id > before + 1:
+                    break
+            assert s.game.state_id > before and isinstance(app.screen, Question)
+            await pilot.press("escape")
+            await settle(pilot, app)
+            assert not isinstance(app.screen, Question) and "Moves" in await shown(pilot, app)
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("ruleset, limited", [("contract", False), ("shanghai", True)])
+def test_the_buys_left_column_shows_only_where_buys_are_limited(tmp_path, ruleset, limited):
+    s = stacked_session(tmp_path, rk.new_game(ruleset, players=3, seed=2, dealer=2))
+    app = RummyApp(s, rk.get_variant(ruleset), speed=0)
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            text = await shown(pilot, app)
+            assert ("buys left" in text) == limited, text
+            players = text.splitlines()[1:5]
+            assert not any(line.rstrip().endswith(" -") or " - " in line for line in players), players
 
     asyncio.run(run())

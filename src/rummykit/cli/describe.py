@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..rules.registry import Variant
 from ..rules.spec import VALUE_KEYS, describe_contract
 
@@ -35,9 +37,17 @@ SWAP = {
 }
 
 
+def clean_source(source: str) -> str:
+    """Where the rules come from, without the project's own file numbers ("(seed 001)")."""
+    source = re.sub(r"\s*\(seed \d+[^)]*\)", "", source)
+    source = re.sub(r"^seed \d+, first part \((.*)\)$", r"a rules text for \1", source)
+    return re.sub(r"^seed \d+,?\s*", "", source).strip()
+
+
 def describe_rules(v: Variant) -> str:
     sp = v.spec
-    lines = [f"{sp.name} ({sp.id})", f"Source: {sp.source}" if sp.source else ""]
+    source = clean_source(sp.source)
+    lines = [f"{sp.name} ({sp.id})", f"Source: {source}" if source else ""]
     lo, hi = sp.players
     packs = []
     for p in sp.pack:

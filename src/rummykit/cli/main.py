@@ -21,12 +21,8 @@ from .simulate import run_simulation
 
 
 def _variant(name: str) -> Variant:
-    """A built-in id or the path of a rules file."""
-    if name in variant_ids():
-        return get_variant(name)
-    if name.endswith(".toml") or Path(name).exists():
-        return load_variant(name)
-    raise click.BadParameter(f"unknown ruleset {name!r}; rummykit knows: {', '.join(variant_ids())}")
+    """A built-in id or the path of a rules file ("did you mean" for a near miss)."""
+    return play_cmds.resolve_variant(name)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -49,10 +45,14 @@ def main() -> None:
               help="Print one JSON record per game on stdout; the summary goes to stderr.")
 @click.option("--records", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write one JSON record per game to this file (JSON lines).")
+@click.option("--workers", "-w", type=int, default=None,
+              help="Processes to play on (default: one per CPU core; the results do not depend on it).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def simulate(variant: str, players: int | None, games: int, seed: int, options: tuple[str, ...],
-             as_json: bool, records: str | None, quiet: bool) -> None:
-    """Play random legal games and summarise them."""
+             as_json: bool, records: str | None, workers: int | None, quiet: bool) -> None:
+    """Play random legal games and summarise them (on every core; prints games per second)."""
+    from .simulate import default_workers
+
     try:
         v = _variant(variant)
         opts = _parse_options(options)
@@ -65,6 +65,9 @@ def simulate(variant: str, players: int | None, games: int, seed: int, options: 
         raise click.UsageError(f"{v.id} is for {lo}-{hi} players, not {n}")
     if games < 1:
         raise click.UsageError("--games must be at least 1")
+    if workers is not None and workers < 1:
+        raise click.UsageError("--workers must be at least 1")
+    workers = min(workers or default_workers(), games)
     out = Console(stderr=as_json)
     sink = open(records, "w") if records else None  # noqa: SIM115
     try:
@@ -76,7 +79,7 @@ def simulate(variant: str, players: int | None, games: int, seed: int, options: 
                 sink.write(line + "\n")
 
         summary = run_simulation(v, n, games, seed, opts, emit if (as_json or sink) else None,
-                                 progress=not quiet, console=out)
+                                 progress=not quiet, console=out, workers=workers)
     finally:
         if sink is not None:
             sink.close()
@@ -101,15 +104,18 @@ def _print_summary(out: Console, s: dict[str, Any]) -> None:
     t.add_column("measure")
     t.add_column("value", justify="right")
     t.add_row("games", str(s["games"]))
-    t.add_row("rounds", str(s["rounds"]))
+    t.add_row("deals", str(s["rounds"]))
     t.add_row("mean actions per game", f"{s['mean_actions']:.1f}")
     for how, k in sorted(s["round_endings"].items()):
-        t.add_row(f"rounds ended: {how}", f"{k} ({100 * k / max(1, s['rounds']):.1f}%)")
+        t.add_row(f"deals ended: {how}", f"{k} ({100 * k / max(1, s['rounds']):.1f}%)")
     for seat, sc in enumerate(s["mean_scores"]):
         t.add_row(f"mean final score, seat {seat}", f"{sc:.1f}")
     t.add_row("games per second", f"{s['games_per_s']:.2f}")
     t.add_row("µs per decision", f"{s['us_per_decision']:.1f}")
     out.print(t)
+    w = s["workers"]
+    out.print(f"{s['games']} games in {s['seconds']:.1f} s on {w} worker{'s' if w != 1 else ''}: "
+              f"{s['games_per_s']:.2f} games/s")
 
 
 @main.command()
@@ -139,16 +145,14 @@ def arena(variant: str, players: int | None, bots: str, games: int, seed: int, w
           address: str | None, results_path: str | None, quiet: bool) -> None:
     """Measure bots against each other with duplicate play (same deals, seats rotated)."""
     from ..arena import GameResult, ResultsFile, run_arena
-    from ..players import make_player
     from .report import arena_table, write_csv, write_plot
 
     lineup = [b.strip() for b in bots.split(",") if b.strip()]
-    try:
-        v = get_variant(variant)
-        for b in lineup:
-            make_player(b)
-    except ValueError as e:
-        raise click.UsageError(str(e)) from None
+    if variant not in variant_ids():
+        near = play_cmds.did_you_mean(variant, variant_ids())
+        raise click.BadParameter(f"unknown ruleset {variant!r}{near}")
+    v = get_variant(variant)
+    play_cmds.check_levels(lineup)
     n = players if players is not None else len(lineup)
     if n != len(lineup):
         raise click.UsageError(f"--bots names {len(lineup)} bots for {n} seats")
@@ -202,7 +206,7 @@ def arena(variant: str, players: int | None, bots: str, games: int, seed: int, w
             "bots": [{k: b[k] for k in b if k != "scores"} for b in summary.bots],
         }, indent=2))
     else:
-        out.print(arena_table(summary))
+        out.print(arena_table(summary, out.width))
 
 
 @main.command()
@@ -223,7 +227,7 @@ def hint(record_file: str | None, game_id: int | None, db: str | None, seat: int
     if (record_file is None) == (game_id is None):
         raise click.UsageError("give a record file or --game ID (one of them)")
     if game_id is not None:
-        with play_cmds.open_store(db) as store:
+        with play_cmds.open_store(db, create=False) as store:
             try:
                 data = store.game(game_id).record()
             except StoreError as e:
@@ -237,13 +241,11 @@ def hint(record_file: str | None, game_id: int | None, db: str | None, seat: int
             raise click.ClickException(f"cannot read {record_file}: {e.strerror or e}") from None
         except UnicodeDecodeError:
             raise click.ClickException(f"{record_file} is not a game record: it is not UTF-8 text") from None
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        if len(lines) > 1 and not 1 <= line <= len(lines):
-            raise click.ClickException(f"{record_file} has {len(lines)} records; --line {line} is not one")
-        try:
-            data = json.loads(text) if len(lines) <= 1 else json.loads(lines[line - 1])
-        except (ValueError, RecursionError) as e:
-            raise click.ClickException(f"{record_file} is not a game record (JSON): {e}") from None
+        data = _read_record(record_file, text, line)
+    seed = data.get("seed") if isinstance(data, dict) else None
+    if isinstance(data, dict) and "seed" in data and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise click.ClickException(f"{record_file}: the record's seed must be a whole number, not "
+                                   f"{json.dumps(seed)}; it is not a record rummykit wrote")
     try:
         g = replay(data)
     except ValueError as e:
@@ -265,6 +267,41 @@ def hint(record_file: str | None, game_id: int | None, db: str | None, seat: int
     click.echo(f"{g.spec.name}, deal {view['round']} ({view['contract']}), seat {who}, phase {view['phase']}")
     click.echo(f"hand: {' '.join(view['hand'])}   discard: {view['discard_top'] or '-'}")
     click.echo(f"hint: {action.text()} — {why}")
+
+
+def _read_record(name: str, text: str, line: int) -> Any:
+    """Record ``line`` (1-based) of a JSON-lines file, or the one record of a JSON file."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        raise click.ClickException(f"{name} is empty: a game record is a JSON object")
+    if line < 1:
+        raise click.ClickException(f"--line counts from 1, not {line}")
+    try:
+        whole = json.loads(text)
+    except (ValueError, RecursionError):  # not JSON, or nested too deep to read
+        whole = None
+    if whole is not None or len(lines) == 1:
+        if line != 1:
+            raise click.ClickException(f"{name} holds one record, so there is no line {line}; "
+                                       "--line picks a record of a JSON-lines file (simulate --records)")
+        if whole is None:
+            raise click.ClickException(f"{name} is not a game record (JSON): {_json_error(lines[0])}")
+        return whole
+    if line > len(lines):
+        raise click.ClickException(f"{name} holds {len(lines)} records, so there is no line {line}; "
+                                   f"choose --line 1-{len(lines)}")
+    try:
+        return json.loads(lines[line - 1])
+    except (ValueError, RecursionError) as e:
+        raise click.ClickException(f"{name}, line {line}, is not a game record (JSON): {e}") from None
+
+
+def _json_error(text: str) -> str:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as e:
+        return str(e)
+    return "not JSON"
 
 
 @main.group()

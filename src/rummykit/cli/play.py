@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from datetime import datetime
@@ -21,24 +22,59 @@ if TYPE_CHECKING:
 DB_HELP = "The games database (default: rummykit's file in your user data folder)."
 
 
-def open_store(db: str | None) -> Store:
+def open_store(db: str | None, *, create: bool = True, missing: str = "") -> Store:
+    """The games database.  Reading commands pass ``create=False``: a missing file is an
+    error there (nothing is created, not even its folder); ``missing`` words it, with
+    ``{path}``."""
+    from ..store import default_path
+
+    path = Path(db) if db is not None else default_path()
+    if not create and not path.is_file() and not path.is_dir() and missing:
+        raise click.ClickException(missing.format(path=path))
+    if not create and not path.is_file():
+        where = "" if db is not None else " (the default place; --db FILE for another)"
+        what = "is a folder, not a games database" if path.is_dir() else "does not exist"
+        raise click.ClickException(f"{path} {what}{where}: `rummykit play` starts a game and creates it.")
     try:
-        return Store(db)
+        return Store(path)
     except StoreError as e:
         raise click.ClickException(str(e)) from None
 
 
-def _variant_for(variant: str, rules: str | None) -> Variant:
+def did_you_mean(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    """"; did you mean X?" for a near miss, else the whole list."""
+    near = difflib.get_close_matches(word.lower(), list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {near[0]}?" if near else f"; rummykit knows: {', '.join(choices)}"
+
+
+def resolve_variant(name: str, rules: str | None = None) -> Variant:
+    """A built-in ruleset id, or the path of a rules file; a near miss gets a "did you mean"."""
     try:
         if rules:
             return load_variant(rules)
-        if variant in variant_ids():
-            return get_variant(variant)
-        if Path(variant).exists():
-            return load_variant(variant)
+        if name in variant_ids():
+            return get_variant(name)
+        if name.endswith(".toml") or Path(name).exists():
+            return load_variant(name)
     except RulesError as e:
         raise click.UsageError(str(e)) from None
-    raise click.BadParameter(f"unknown ruleset {variant!r}; rummykit knows: {', '.join(variant_ids())}")
+    raise click.BadParameter(f"unknown ruleset {name!r}" + did_you_mean(name, variant_ids()))
+
+
+def check_levels(levels: list[str]) -> None:
+    """Refuse an unknown bot level before anything is saved, with a "did you mean"."""
+    from ..players import make_player
+    from ..players.base import ALIASES, LEVELS
+
+    for b in levels:
+        try:
+            make_player(b)
+        except ValueError as e:
+            key = b.strip().lower().partition(":")[0]
+            names = [*LEVELS, *ALIASES]
+            if key in names:
+                raise click.UsageError(str(e)) from None
+            raise click.UsageError(f"unknown player {b!r}" + did_you_mean(key, names)) from None
 
 
 def _printed_plainly(rows: list[dict[str, Any]], as_json: bool) -> bool:
@@ -52,7 +88,10 @@ def _printed_plainly(rows: list[dict[str, Any]], as_json: bool) -> bool:
     return False
 
 
-def _run(session: Session, variant: Variant, plain: bool, speed: float) -> None:
+CARDS_HELP = "Cards on the table as symbols (10♣) or letters (TC); `c` switches while playing."
+
+
+def _run(session: Session, variant: Variant, plain: bool, speed: float, cards: str = "symbols") -> None:
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from ..play.plain import PlainUI
 
@@ -60,7 +99,7 @@ def _run(session: Session, variant: Variant, plain: bool, speed: float) -> None:
         return
     from ..play.tui import RummyApp
 
-    RummyApp(session, variant, speed=speed).run()
+    RummyApp(session, variant, speed=speed, symbols=cards == "symbols").run()
 
 
 @click.command()
@@ -76,14 +115,15 @@ def _run(session: Session, variant: Variant, plain: bool, speed: float) -> None:
 @click.option("--speed", type=float, default=0.6, show_default=True,
               help="Seconds each bot move stays on screen (0: as fast as possible).")
 @click.option("--plain", is_flag=True, help="Line-by-line text, for screen readers, scripts and ssh.")
+@click.option("--cards", type=click.Choice(["symbols", "letters"]), default="symbols", show_default=True,
+              help=CARDS_HELP)
 @click.option("--db", default=None, type=click.Path(dir_okay=False), help=DB_HELP)
 def play(variant: str, players: int, bots: str, rules_file: str | None, seed: int | None, name: str,
-         speed: float, plain: bool, db: str | None) -> None:
+         speed: float, plain: bool, cards: str, db: str | None) -> None:
     """Play a game against computer opponents (you sit at seat 0)."""
     from ..play.session import Session
-    from ..players import make_player
 
-    v = _variant_for(variant, rules_file)
+    v = resolve_variant(variant, rules_file)
     lo, hi = v.spec.players
     if not lo <= players <= hi:
         raise click.UsageError(f"{v.spec.name} is for {lo}-{hi} players, not {players}")
@@ -93,17 +133,13 @@ def play(variant: str, players: int, bots: str, rules_file: str | None, seed: in
     if len(levels) != players - 1:
         raise click.UsageError(f"--bots names {len(levels)} bots; {players} players need {players - 1} "
                                "(or give one level for all)")
-    try:
-        for b in levels:
-            make_player(b)
-    except ValueError as e:
-        raise click.UsageError(str(e)) from None
+    check_levels(levels)
     if speed < 0:
         raise click.UsageError("--speed must be 0 or more")
     store = open_store(db)
     with store:
         session = Session.start(store, v, players, levels, seed=seed, name=name)
-        _run(session, v, plain, speed)
+        _run(session, v, plain, speed, cards)
 
 
 @click.command()
@@ -111,12 +147,15 @@ def play(variant: str, players: int, bots: str, rules_file: str | None, seed: in
 @click.option("--speed", type=float, default=0.6, show_default=True,
               help="Seconds each bot move stays on screen.")
 @click.option("--plain", is_flag=True, help="Line-by-line text, for screen readers, scripts and ssh.")
+@click.option("--cards", type=click.Choice(["symbols", "letters"]), default="symbols", show_default=True,
+              help=CARDS_HELP)
 @click.option("--db", default=None, type=click.Path(dir_okay=False), help=DB_HELP)
-def resume(game_id: int | None, speed: float, plain: bool, db: str | None) -> None:
+def resume(game_id: int | None, speed: float, plain: bool, cards: str, db: str | None) -> None:
     """Go on with the last unfinished game (or game GAME_ID) exactly where it was."""
     from ..play.session import Session
 
-    with open_store(db) as store:
+    nothing = "There is no unfinished game to resume: {path} does not exist yet; `rummykit play` starts one."
+    with open_store(db, create=False, missing=nothing) as store:
         try:
             saved = store.game(game_id) if game_id is not None else store.last_unfinished()
         except StoreError as e:
@@ -129,7 +168,7 @@ def resume(game_id: int | None, speed: float, plain: bool, db: str | None) -> No
             session = Session.resume(store, saved)
         except ValueError as e:
             raise click.ClickException(f"Game {saved.id} cannot be rebuilt: {e}") from None
-        _run(session, session.game.base_variant, plain, speed)
+        _run(session, session.game.base_variant, plain, speed, cards)
 
 
 @click.command()
@@ -138,7 +177,7 @@ def resume(game_id: int | None, speed: float, plain: bool, db: str | None) -> No
 @click.option("--db", default=None, type=click.Path(dir_okay=False), help=DB_HELP)
 def games(show_all: bool, as_json: bool, db: str | None) -> None:
     """List saved games, newest first."""
-    with open_store(db) as store:
+    with open_store(db, create=False) as store:
         try:
             rows = store.games(limit=-1 if show_all else 50)
         except StoreError as e:
@@ -161,12 +200,13 @@ def games(show_all: bool, as_json: bool, db: str | None) -> None:
 @click.option("--no-pause", is_flag=True, help="Print every step without waiting for Enter.")
 @click.option("--db", default=None, type=click.Path(dir_okay=False), help=DB_HELP)
 def replay(game_id: int, no_pause: bool, db: str | None) -> None:
-    """Step through a finished game: Enter for the next action, a number to jump ahead, q to stop."""
+    """Step through a finished game: each action, then the whole table (every hand, the melds,
+    the discard pile). Enter for the next action, a number to jump ahead, q to stop."""
     from ..engine.record import replay as rebuild
     from ..play.session import Session
-    from ..play.words import describe_view, round_table, standings
+    from ..play.words import describe_view, replay_table, round_table, standings
 
-    with open_store(db) as store:
+    with open_store(db, create=False) as store:
         try:
             saved = store.game(game_id)
         except StoreError as e:
@@ -182,7 +222,8 @@ def replay(game_id: int, no_pause: bool, db: str | None) -> None:
         g = rebuild(setup)
         session = Session(store, saved.id, g, saved.seats, saved.human, saved.name)
         skip = 0
-        click.echo(describe_view(session))
+        click.echo(describe_view(session).splitlines()[0])  # the ruleset, the deal, its contract
+        click.echo(replay_table(session))
         for i, text in enumerate(saved.actions, 1):
             seat = g.current_player
             rounds = len(g.history)
@@ -190,6 +231,10 @@ def replay(game_id: int, no_pause: bool, db: str | None) -> None:
             click.echo(f"[{i}/{len(saved.actions)}] {session.seat_name(seat)}: {text}")
             if len(g.history) > rounds:
                 click.echo(round_table(session, g.history[-1]))
+                if not g.is_over:
+                    click.echo(f"--- deal {g.round_no}")
+            if not g.is_over:
+                click.echo(replay_table(session))
             if no_pause or skip > 0:
                 skip -= 1
                 continue
@@ -213,7 +258,7 @@ def stats(as_json: bool, db: str | None) -> None:
         except ValueError:
             return True
 
-    with open_store(db) as store:
+    with open_store(db, create=False) as store:
         try:
             rows = store.stats(low_wins)
         except StoreError as e:
@@ -221,7 +266,7 @@ def stats(as_json: bool, db: str | None) -> None:
     if _printed_plainly(rows, as_json):
         return
     t = Table(title="Your statistics")
-    for col in ("ruleset", "played", "won", "unfinished", "rounds", "mean points per round", "best game"):
+    for col in ("ruleset", "played", "won", "unfinished", "deals", "mean points per deal", "best game"):
         t.add_column(col, justify="left" if col == "ruleset" else "right")
     for r in rows:
         best = r["best_game"]

@@ -13,7 +13,7 @@ from typing import IO, Any
 from ..engine.game import IllegalActionError
 from ..rules.registry import Variant
 from .session import Session
-from .words import action_words, describe_view, round_table, standings
+from .words import action_words, describe_view, for_person, round_table, standings
 
 HELP = ("Type the number of an action, or the action itself (for example: draw, take, "
         "meld 7H 7S 7D, layoff 9C 2, discard KC). h: a hint. ?: the rules. q: stop (the game is saved).")
@@ -48,12 +48,12 @@ class PlainUI:
         g = self.s.game
         if len(g.history) > rounds_before:
             for r in g.history[rounds_before:]:
-                self.say(r["reason"].capitalize() + ".")
+                self.say(for_person(self.s, r["reason"].capitalize()) + ".")
                 self.say(round_table(self.s, r))
             self.seen = self._log_mark()
             return
         for ev in self._new_events():
-            self.say("  " + ev["text"].replace(f"Seat {self.s.human}", self.s.name))
+            self.say("  " + for_person(self.s, ev["text"]))
 
     def run(self) -> str:
         """Play until the game ends or the person stops; returns "over", "quit" or "eof"."""

@@ -3,6 +3,7 @@ is read from the person's view (and the legal actions): nothing hidden."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..cards import format_cards, parse_cards
@@ -22,6 +23,11 @@ from ..engine.actions import (
 
 if TYPE_CHECKING:
     from .session import Session
+
+
+def for_person(s: Session, text: str) -> str:
+    """The engine's text with the person's seat called by their name ("Seat 0" -> "You")."""
+    return re.sub(rf"\bSeat {s.human}\b(?! \()", lambda _m: s.name, text)
 
 
 def plural(n: int, word: str) -> str:
@@ -145,7 +151,7 @@ def action_words(a: Action, s: Session) -> str:
 
 
 def round_table(s: Session, r: dict[str, Any]) -> str:
-    lines = [f"Round {r['round']} result:"]
+    lines = [f"Deal {r['round']} result:"]
     for seat in range(len(r["points"])):
         won = " (went out)" if r["winner"] == seat else ""
         lines.append(f"  {s.seat_name(seat)}{won}: {r['hands'][seat] or '-'} -> {r['points'][seat]} points, "
@@ -174,3 +180,28 @@ def parse_num(x: int | str) -> float:
     a, _, b = str(x).partition("/")
     return int(a) / int(b) if b else float(a)
 
+
+
+def replay_table(s: Session) -> str:
+    """The whole table of a finished game being replayed: every hand (the game is over,
+    so nothing is hidden any more: each seat's own view gives its hand), the melds, the
+    discard pile and the stock."""
+    g = s.game
+    views = [g.view(seat) for seat in range(g.n)]
+    v = views[0]
+    width = max(len(s.seat_name(seat)) for seat in range(g.n))
+    lines = []
+    for seat, sv in enumerate(views):
+        mark = " (dealer)" if seat == v["dealer"] else ""
+        down = ", down" if v["down"][seat] and g.spec.contracts else ""
+        lines.append(f"  {s.seat_name(seat):<{width}} {plural(len(sv['hand']), 'card')}{down}{mark}: "
+                     f"{' '.join(sv['hand']) or '-'}")
+    if v["melds"]:
+        melds = [f"{i}. {' '.join(m)}" for i, m in enumerate(v["melds"], 1)]
+        lines.append("  Table: " + "   ".join(melds))
+    pile = v["discard_pile"]
+    shown = " ".join(pile[-12:])
+    more = "... " if len(pile) > 12 else ""
+    lines.append(f"  Discard pile ({plural(len(pile), 'card')}, top last): {more}{shown or 'empty'}"
+                 f"   Stock: {plural(v['stock_size'], 'card')}")
+    return "\n".join(lines)

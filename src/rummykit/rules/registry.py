@@ -107,21 +107,43 @@ def _raw_builtin(vid: str) -> dict[str, Any]:
 _TYPE_TAGS = {"int", "str", "bool", "float", "dict", "list", "none", "tuple"}
 
 
+def _known_keys() -> list[str]:
+    from .spec import BuyRules, PackRule
+
+    return sorted({*RuleSpec.model_fields, *BuyRules.model_fields, *PackRule.model_fields, "extends"})
+
+
 def _format_errors(e: ValidationError) -> list[str]:
+    """Pydantic's errors in a player's words, one line per key: ``players: write two numbers
+    ...`` rather than ``players.1: missing``, and a "did you mean" for a misspelled key."""
+    import difflib
+    import json
+
     by_key: dict[str, list[str]] = {}
     for err in e.errors():
-        parts = list(err["loc"])
+        path = list(err["loc"])
         # a union names each of its arms ("jokers.int", "jokers.literal[...]"): one key
-        while parts and isinstance(parts[-1], str) and (
-            parts[-1] in _TYPE_TAGS or any(ch in parts[-1] for ch in "[]-")
+        while path and isinstance(path[-1], str) and (
+            path[-1] in _TYPE_TAGS or any(ch in path[-1] for ch in "[]-")
         ):
-            parts.pop()
-        loc = ".".join(str(x) for x in parts)
+            path.pop()
         msg = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "extra_forbidden":
+        shape = err["type"] in ("tuple_type", "too_long", "too_short") or (
+            len(path) > 1 and isinstance(path[-1], int)
+            and err["type"] in ("missing", "int_parsing", "int_type"))
+        if shape and "players" in path:
+            whole = path[-1] == "players" or err["type"] == "missing"  # else the input is one item
+            path = path[: path.index("players") + 1]
+            msg = "write the fewest and the most players as two numbers, e.g. players = [3, 5]" + (
+                f" (not {json.dumps(err['input'])})" if whole else "")
+        elif err["type"] == "extra_forbidden":
             msg = "unknown key (not a rule rummykit knows)"
+            near = difflib.get_close_matches(str(path[-1]), _known_keys(), n=1, cutoff=0.7)
+            if near:
+                msg = f"unknown key; did you mean {near[0]}?"
         elif err["type"] == "missing":
             msg = "missing: every ruleset needs it (or extend one that has it)"
+        loc = ".".join(str(x) for x in path)
         msgs = by_key.setdefault(loc, [])
         if msg not in msgs:
             msgs.append(msg)
