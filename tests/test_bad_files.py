@@ -321,7 +321,7 @@ DB_CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     "setup-not-json": (_bad_setup, "damaged"),
     "read-only-file": (lambda p: (_saved(p), p.chmod(0o444)), "read-only"),
     "read-only-folder": (lambda p: (_saved(p), p.parent.chmod(0o555)), "read-only"),
-    "read-only-folder-no-file": (lambda p: p.parent.chmod(0o555), "read-only"),
+    "read-only-folder-no-file": (lambda p: p.parent.chmod(0o555), "does not exist"),
 }
 COMMANDS = [["games"], ["stats"], ["replay", "1", "--no-pause"], ["replay", "2", "--no-pause"],
             ["resume", "1"], ["hint", "--game", "1"]]
@@ -394,8 +394,14 @@ def test_the_command_line_prints_no_traceback_on_damaged_files(db_dir, tmp_path)
     assert [p.read_bytes() for p in (db, record, rules)] == before
 
 
-def test_a_new_database_is_still_created_and_used(db_dir):
+def test_a_new_database_is_still_created_by_the_store_and_used(db_dir):
+    # reading commands never create a database (issue 19); a game's store does
     path = db_dir / "new" / "games.sqlite3"
+    r = run_cli("games", "--db", str(path))
+    assert r.exit_code == 1 and "does not exist" in r.output and not path.parent.exists()
+    path.parent.mkdir()
+    with Store(path) as store:
+        assert store.games() == []
     r = run_cli("games", "--db", str(path))
     assert r.exit_code == 0 and "No games yet" in r.output
     r = run_cli("stats", "--db", str(path))

@@ -97,7 +97,7 @@ def records_file(tmp_path, n: int):
 def test_hint_line_beyond_a_short_record_file_says_how_many_there_are(tmp_path):
     f = records_file(tmp_path, 3)
     line = one_error_line(run("hint", str(f), "--line", "99"))
-    assert line == f"Error: {f} holds 3 records, so there is no line 99; choose --line 1-3"
+    assert line == f"Error: {f} holds 3 records, so there is no --line 99; choose --line 1-3"
     assert "--line counts from 1" in run("hint", str(f), "--line", "0").output
 
 

@@ -275,7 +275,7 @@ def _read_record(name: str, text: str, line: int) -> Any:
     if not lines:
         raise click.ClickException(f"{name} is empty: a game record is a JSON object")
     if line < 1:
-        raise click.ClickException(f"--line counts from 1, not {line}")
+        raise click.ClickException(f"--line counts from 1: --line {line} is no record")
     try:
         whole = json.loads(text)
     except (ValueError, RecursionError):  # not JSON, or nested too deep to read
@@ -288,7 +288,7 @@ def _read_record(name: str, text: str, line: int) -> Any:
             raise click.ClickException(f"{name} is not a game record (JSON): {_json_error(lines[0])}")
         return whole
     if line > len(lines):
-        raise click.ClickException(f"{name} holds {len(lines)} records, so there is no line {line}; "
+        raise click.ClickException(f"{name} holds {len(lines)} records, so there is no --line {line}; "
                                    f"choose --line 1-{len(lines)}")
     try:
         return json.loads(lines[line - 1])
@@ -301,6 +301,8 @@ def _json_error(text: str) -> str:
         json.loads(text)
     except json.JSONDecodeError as e:
         return str(e)
+    except RecursionError:
+        return "nested too deep to read"
     return "not JSON"
 
 

@@ -57,7 +57,7 @@ def resolve_variant(name: str, rules: str | None = None) -> Variant:
         if name.endswith(".toml") or Path(name).exists():
             return load_variant(name)
     except RulesError as e:
-        raise click.UsageError(str(e)) from None
+        raise click.ClickException(str(e)) from None  # a bad file: one line, exit 1
     raise click.BadParameter(f"unknown ruleset {name!r}" + did_you_mean(name, variant_ids()))
 
 
