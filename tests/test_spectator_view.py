@@ -45,6 +45,6 @@ def test_spectator_view_holds_no_card_of_a_hand_that_was_never_shown() -> None:
 
 def test_a_seat_out_of_range_is_refused_but_none_is_the_public_view() -> None:
     g = rk.new_game("basic", players=2, seed=1)
-    with pytest.raises(ValueError, match="seat must be 0-1"):
+    with pytest.raises(ValueError, match="seat must be a seat number 0-1, not 2"):
         g.view(2)
     assert g.view(None)["hand_sizes"] == [10, 10]
