@@ -355,8 +355,13 @@ def test_reload_in_the_middle_of_a_game_keeps_the_seat(server: dict[str, Any], c
     n = len(sockets)
     page.evaluate("() => { document.body.dataset.stateId = -1; }")
     sockets[-1].close(code=4000, reason="cut by the test")
-    page.wait_for_function("() => +document.body.dataset.stateId >= 0", timeout=20_000)
+    # wait for the new socket itself: a state message already on its way over the old one
+    # could end the wait for a state before the page reconnected
+    deadline = time.monotonic() + 20
+    while len(sockets) <= n and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
     assert len(sockets) > n
+    page.wait_for_function("() => +document.body.dataset.stateId >= 0", timeout=20_000)
     assert "Dan (you)" in page.inner_text("#seats li.me")
     assert hand_on_screen(page) == before
     # and the seat still plays: one more move goes through
