@@ -221,7 +221,7 @@ def arena(variant: str, players: int | None, bots: str, games: int, seed: int, w
 def hint(record_file: str | None, game_id: int | None, db: str | None, seat: int | None, line: int,
          level: str) -> None:
     """Suggest a move, with the reason, for a saved game position (a game record or a saved game)."""
-    from ..engine.record import replay
+    from ..engine.game import replay
     from ..players import make_player
 
     if (record_file is None) == (game_id is None):
