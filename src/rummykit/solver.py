@@ -462,9 +462,12 @@ class Solver:
         allwild = not self.rules.natural_required
         if kind in ("set", "meld", "pair"):
             canon_done = False
+            twos_wild = self.rules.twos_wild
             for r in range(1, 14):
-                codes = TWOS if (self.rules.twos_wild and r == 2) else (r - 1, 12 + r, 25 + r, 38 + r)
-                nkey = tuple(cnt[c] for c in codes)
+                if twos_wild and r == 2:
+                    nkey = tuple([cnt[c] for c in TWOS])
+                else:
+                    nkey = tuple(cnt[r - 1:52:13])  # the rank's count in each suit
                 if not any(nkey):
                     # all-wild sets are alike whatever their rank: one rank stands for all
                     # (unless two sets may not share a rank)

@@ -36,7 +36,11 @@ def why_not_discard(setup: Setup, st: State, seat: int, c: Card) -> str | None:
 def discard_options(setup: Setup, st: State, seat: int) -> list[Discard]:
     if why_not_discard_now(setup, st, seat) is not None:
         return []
-    return [Discard(c) for c in sorted(set(st.hands[seat])) if why_not_discard(setup, st, seat, c) is None]
+    have = sorted(set(st.hands[seat]))
+    sp = setup.spec
+    if not sp.no_discard_of_taken_card and not (sp.no_playable_discard and st.down[seat] and st.table):
+        return [Discard(c) for c in have]  # no card is barred in itself
+    return [Discard(c) for c in have if why_not_discard(setup, st, seat, c) is None]
 
 
 def verify_discard(setup: Setup, st: State, seat: int, c: Card) -> None:
