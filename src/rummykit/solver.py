@@ -18,8 +18,7 @@ from typing import TypeVar
 
 from . import solver_runs
 from .cards import CARDS, JOKER_CODE, NUM_FACES, Card
-from .melds import MeldRules, Reading, readings
-from .rules.spec import Component
+from .melds import Component, MeldRules, Reading, readings
 
 TWOS = (1, 14, 27, 40)
 

@@ -12,11 +12,11 @@ from rich.console import Console
 from rich.table import Table
 
 from .. import __version__
+from ..rules.describe import describe_rules
 from ..rules.registry import RulesError, Variant, get_variant, load_variant, variant_ids
 from ..store import StoreError
 from . import online
 from . import play as play_cmds
-from .describe import describe_rules
 from .simulate import run_simulation
 
 

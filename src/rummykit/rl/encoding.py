@@ -208,41 +208,40 @@ class ObservationEncoder:
         v = as_view(view)
         n = self.n
         o = self.offsets
-        x = np.zeros(self.size, dtype=np.float32)
         me = v.seat if v.seat is not None else 0
         order = [(me + k) % n for k in range(n)]  # seats relative to the observer
-
-        def add(at: int, cards: Sequence[Card]) -> None:
-            if cards:
-                x[at:at + NUM_FACES] += np.bincount(np.fromiter(cards, np.intp, len(cards)),
-                                                    minlength=NUM_FACES)
-
-        add(o["hand"], v.hand)
+        # every count field at once: one index per card, counted by one bincount
+        at = o["hand"]
+        idx = [at + c for c in v.hand]
         top = v.discard_top
         if top is not None:
-            x[o["discard_top"] + top] = 1
-        add(o["discard_pile"], v.discard_pile)
+            idx.append(o["discard_top"] + top)
+        at = o["discard_pile"]
+        idx += [at + c for c in v.discard_pile]
         for r in range(1, n):
-            add(o["known"] + (r - 1) * NUM_FACES, v.known[order[r]])
+            at = o["known"] + (r - 1) * NUM_FACES
+            idx += [at + c for c in v.known[order[r]]]
         width = self.slot_width
         for i, m in enumerate(v.melds[: self.space.slots]):
-            base = o["table"] + i * width
-            add(base, m.cards)
-            x[base + NUM_FACES + KINDS.index(m.kind)] = 1
-            x[base + NUM_FACES + len(KINDS) + (m.owner - me) % n] = 1
+            at = o["table"] + i * width
+            idx += [at + c for c in m.cards]
+            idx.append(at + NUM_FACES + KINDS.index(m.kind))
+            idx.append(at + NUM_FACES + len(KINDS) + (m.owner - me) % n)
+        for k, option in enumerate(melds[:MELD_OPTIONS]):
+            at = o["meld_options"] + k * NUM_FACES
+            idx += [at + c for c in option.cards()]
+        idx.append(o["phase"] + PHASES.index(v.phase))
+        idx.append(o["turn"] + (v.turn - me) % n)
+        x = np.bincount(idx, minlength=self.size).astype(np.float32)
         x[o["hand_sizes"]: o["hand_sizes"] + n] = [v.hand_sizes[s] / 20 for s in order]
         x[o["down"]: o["down"] + n] = [float(v.down[s]) for s in order]
         if v.buys_left is not None:
             x[o["buys_left"]: o["buys_left"] + n] = [v.buys_left[s] / 5 for s in order]
         x[o["scores"]: o["scores"] + n] = [float(v.scores[s]) / 500 for s in order]
-        x[o["phase"] + PHASES.index(v.phase)] = 1
         x[o["asked"]] = float(v.seat is not None and v.turn_state["asked"] == v.seat)
-        x[o["turn"] + (v.turn - me) % n] = 1
         x[o["round"]] = v.round / (v.deals or 10)
         c = self._contract(v.round)
         x[o["contract"]: o["contract"] + len(c)] = c
         x[o["stock"]] = v.stock_size / 100
         x[o["discards"]] = len(v.discard_pile) / 100
-        for k, option in enumerate(melds[:MELD_OPTIONS]):
-            add(o["meld_options"] + k * NUM_FACES, option.cards())
         return x
