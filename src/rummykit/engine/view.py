@@ -12,10 +12,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
-from ..cards import TEXT, Card, parse_card, parse_cards, sorted_cards
+from ..cards import TEXT, Card, parse_card, parse_cards
 from ..melds import Rank, face_at
 from .events import Event, FrozenList, _frozen
 from .flow import buy_limit, contract_text
@@ -118,22 +119,24 @@ class View(Mapping[str, Any]):
         return len(self._dict())
 
 
+_TURN_KEYS = tuple(key for key, _name, _kind in TURN_STATE)
+_turn_values = attrgetter(*(name for _key, name, _kind in TURN_STATE))
+
+
 def observe(setup: Setup, st: State, seat: int | None) -> View:
     """``seat``'s view; ``None``: a spectator's, public facts only (no hand, no own-turn facts)."""
     sp = setup.spec
     lim = buy_limit(setup, st) if sp.buying is not None and sp.buy_allowed(st.round_no) else None
     phase = st.phase
     own_turn = seat == st.current and (phase is Phase.DRAW or phase is Phase.PLAY)
-    turn: dict[str, Any] = {}
-    for key, name, _kind in TURN_STATE:
-        v = getattr(st, name)
-        turn[key] = tuple(v) if type(v) is list else v
+    turn = {key: tuple(v) if type(v) is list else v
+            for key, v in zip(_TURN_KEYS, _turn_values(st), strict=True)}
     return View(
         ruleset=sp.id, name=sp.name, seat=seat, players=setup.n, round=st.round_no, deals=setup.deals,
         dealer=st.dealer, contract=contract_text(setup, st),
         current_player=st.asked if st.asked is not None else st.current, turn=st.current,
         phase=Phase.OVER if st.is_over else phase,
-        hand=() if seat is None else tuple(sorted_cards(st.hands[seat])),
+        hand=() if seat is None else tuple(sorted(st.hands[seat])),  # Cards sort by suit, then rank
         hand_sizes=tuple(len(h) for h in st.hands), stock_size=len(st.stock),
         discard_pile=tuple(st.discard),
         melds=tuple(MeldView(i + 1, m.owner, m.kind, tuple(m.cards), m.suit, m.lo, m.rank)
@@ -143,7 +146,7 @@ def observe(setup: Setup, st: State, seat: int | None) -> View:
         stock_reuses=st.stock_reuses, scores=tuple(st.scores), kitty=st.kitty, log=tuple(st.log),
         last_round=st.last_round, is_over=st.is_over, winners=tuple(st.winners), state_id=st.state_id,
         taken=st.taken if own_turn else None, must_place=tuple(st.pending) if own_turn else (),
-        known=tuple(tuple(sorted_cards(k)) for k in st.known),
+        known=tuple(tuple(sorted(k)) for k in st.known),
         turn_state=MappingProxyType(turn),
         settlement=None if not st.is_over or st.settlement is None else tuple(st.settlement),
     )
