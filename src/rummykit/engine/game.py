@@ -210,7 +210,13 @@ class Game:
         """Apply ``action`` (or its text form) for the seat to act.  An illegal or
         malformed action raises IllegalActionError and changes nothing: an action object is
         checked field by field (:func:`~rummykit.engine.validate.check_action`) first."""
-        if isinstance(action, str):
+        setup, st = self.setup, self.state
+        legal = st.legal
+        # one of the listed actions itself (a bot's or a random agent's pick): known good
+        fast = legal is not None and any(x is action for x in legal)
+        if fast:
+            pass
+        elif isinstance(action, str):
             try:
                 action = parse_action(action)
             except ValueError as e:
@@ -220,11 +226,10 @@ class Game:
                 action = check_action(action)  # every field's type, before anything changes
             except ValueError as e:
                 raise IllegalActionError(str(e)) from None
-        setup, st = self.setup, self.state
         if st.phase is Phase.OVER:
             raise IllegalActionError("The game is over")
-        legal = st.legal
-        fast = legal is not None and _listed(action, legal)
+        assert not isinstance(action, str)
+        fast = fast or (legal is not None and _listed(action, legal))
         try:
             if not fast:
                 gate(setup, st, action)
