@@ -117,8 +117,7 @@ class Determinizer:
 
     def sample(self, rng: random.Random) -> Game:
         """One game: the unseen cards shuffled with ``rng`` into the other hands and the stock."""
-        st = self.known.copy()
-        st.rng = random.Random(rng.getrandbits(63))
+        st = self.known.copy(rng=random.Random(rng.getrandbits(63)))
         pool = list(self.pool)
         rng.shuffle(pool)
         k = 0

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from fractions import Fraction
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
@@ -120,15 +121,17 @@ class State:
     wh_solver: Solver | None = None
     legal: list[Action] | None = None  # the legal actions now, once asked
 
-    def copy(self) -> State:
-        """An independent copy: a search plays it forward without touching this one."""
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+    def copy(self, rng: random.Random | None = None) -> State:
+        """An independent copy: a search plays it forward without touching this one.
+        ``rng``: the copy's random numbers (default: a copy of this state's)."""
+        if rng is None:
+            rng = random.Random(0)
+            rng.setstate(self.rng.getstate())
         c = State.__new__(State)
-        for name in _PLAIN_FIELDS:
-            object.__setattr__(c, name, getattr(self, name))
-        for name in _LIST_FIELDS:
-            object.__setattr__(c, name, list(getattr(self, name)))
+        for name, value in zip(_PLAIN_FIELDS, _plain_values(self), strict=True):
+            setattr(c, name, value)
+        for name, value in zip(_LIST_FIELDS, _list_values(self), strict=True):
+            setattr(c, name, list(value))
         c.rng = rng
         c.hands = [list(h) for h in self.hands]
         c.known = [list(k) for k in self.known]
@@ -148,6 +151,8 @@ _DEEP = frozenset({"rng", "hands", "known", "table", "legal"})
 _LIST_FIELDS = ("scores", "history", "actions", "winners", "stock", "discard", "discard_by", "down",
                 "down_turn", "played_before", "buys", "log", "queue", "pending")
 _PLAIN_FIELDS = tuple(f.name for f in fields(State) if f.name not in _DEEP and f.name not in _LIST_FIELDS)
+_plain_values = attrgetter(*_PLAIN_FIELDS)
+_list_values = attrgetter(*_LIST_FIELDS)
 
 
 # Where the turn stands, as every seat at the table saw it: (view key, State field, kind).
