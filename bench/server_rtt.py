@@ -51,7 +51,7 @@ def post(url: str, body: dict[str, Any]) -> Any:
 def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "rummykit.cli.main", "serve", "--port", str(port),
-                             "--db", db], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             "--db", db, "--no-limits"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     end = time.time() + 60
     while time.time() < end:

@@ -11,22 +11,51 @@ import click
 LEVELS = ("easy", "medium", "hard")
 
 
+def _limit_options(f: Any) -> Any:
+    """``rummykit serve`` flags for server/limits.py (0: no limit)."""
+    from ..server.limits import Limits
+
+    d = Limits()
+    opts = [
+        ("--ws-max-message", int, d.ws_max_message, "Bytes of one websocket message (1009 over it)."),
+        ("--ws-rate", float, d.ws_rate, "Websocket messages a second per connection (then rate_limited)."),
+        ("--ws-burst", int, d.ws_burst, "Websocket messages at once per connection."),
+        ("--ws-per-ip", int, d.ws_per_ip, "Websockets open at once from one address (429 over it)."),
+        ("--tables-per-ip", int, d.tables_per_ip, "Tables one address may create per --tables-window (429)."),
+        ("--tables-window", float, d.tables_window, "Seconds of that window."),
+        ("--http-max-body", int, d.http_max_body, "Bytes of a request body (413 over it)."),
+    ]
+    for flag, typ, default, text in reversed(opts):
+        name = flag[2:].replace("-", "_")
+        f = click.option(flag, name, type=typ, default=default, show_default=True, help=text + " 0: none.")(f)
+    return click.option("--no-limits", is_flag=True,
+                        help="No limits at all (benchmarks on a trusted machine).")(f)
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0 to let other machines in).")
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--db", "db_url", default=None, metavar="URL",
               help="sqlite:///path.db or postgresql://user@host/db (default: server.db in the data folder).")
-def serve(host: str, port: int, db_url: str | None) -> None:
+@_limit_options
+def serve(host: str, port: int, db_url: str | None, no_limits: bool = False, **limit_values: Any) -> None:
     """Serve tables in the browser: open http://HOST:PORT/ and share a table's link."""
     import uvicorn
 
     from ..server import create_app
+    from ..server.limits import Limits
 
-    app = create_app(db_url)
+    try:
+        limits = Limits.none() if no_limits else Limits(**limit_values)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+    app = create_app(db_url, limits=limits)
     click.echo(f"rummykit: open http://{host}:{port}/ in a browser "
                "(Ctrl+C stops; unfinished tables are kept)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # the protocol layer refuses a bigger websocket frame before buffering it (close 1009)
+    uvicorn.run(app, host=host, port=port, log_level="warning",
+                ws_max_size=limits.ws_max_message or 2**24)
 
 
 def _describe(msg: dict[str, Any]) -> str:

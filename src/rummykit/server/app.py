@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..rules.registry import ORDER, RulesError, Variant, _merge, _raw_builtin, build_spec, get_variant
 from ..rules.spec import RuleSpec
+from .limits import BodyLimit, Bucket, Limits, PerIP, client_ip
 from .replay import Replays
 from .storage import Storage
 from .tables import BOT_LEVELS, OVERFLOW, Conn, Hub, Refused, Table
@@ -177,9 +178,13 @@ def ruleset_options(variant: Variant) -> list[dict[str, Any]]:
     return out
 
 
-def create_app(db_url: str | None = None, *, static_dir: str | Path | None = None) -> FastAPI:
-    """The server app on the database at ``db_url`` (SQLite in the user's data folder by default)."""
+def create_app(db_url: str | None = None, *, static_dir: str | Path | None = None,
+               limits: Limits | None = None) -> FastAPI:
+    """The server app on the database at ``db_url`` (SQLite in the user's data folder by default);
+    ``limits`` against hostile clients (limits.py; the defaults when None)."""
     static = Path(static_dir) if static_dir is not None else STATIC
+    limits = limits if limits is not None else Limits()
+    per_ip = PerIP(limits)
     holder: dict[str, Hub] = {}
 
     @asynccontextmanager
@@ -197,6 +202,8 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
             storage.close()
 
     app = FastAPI(title="rummykit", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.limits = limits
+    app.add_middleware(BodyLimit, limit=limits.http_max_body)
 
     def hub() -> Hub:
         return holder["hub"]
@@ -217,6 +224,10 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> JSONResponse:
         req = parse_create(await body_of(request))
+        wait = per_ip.create_table(client_ip(request.scope))
+        if wait:
+            return _err(429, f"too many tables created from your address: at most {limits.tables_per_ip} "
+                        f"in {limits.tables_window:g} s; try again in {wait:.0f} s")
         try:
             t = hub().create(variant=req["variant"], setup_rules=None, players=req["players"],
                              seats=req["seats"], options=req["options"], seed=req["seed"],
@@ -316,6 +327,17 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
 
     @app.websocket("/ws/tables/{tid}")
     async def ws(websocket: WebSocket, tid: str) -> None:
+        ip = client_ip(websocket.scope)
+        if not per_ip.open_socket(ip):
+            await _deny(websocket, 429,
+                        f"too many connections from your address (at most {limits.ws_per_ip} at once)")
+            return
+        try:
+            await _play(websocket, tid)
+        finally:
+            per_ip.close_socket(ip)
+
+    async def _play(websocket: WebSocket, tid: str) -> None:
         await websocket.accept()
         t = find(tid)
         if t is None:
@@ -335,9 +357,34 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
         conn = Conn(seat)
         writer = asyncio.create_task(_writer(websocket, conn))
         t.connect(conn)
+        bucket = Bucket(limits.ws_rate, limits.ws_burst)
+        strikes = 0
         try:
             while True:
-                text = await websocket.receive_text()
+                m = await websocket.receive()
+                if m["type"] == "websocket.disconnect":
+                    break
+                text = m.get("text")
+                if text is None:
+                    raw = m.get("bytes") or b""
+                    if limits.ws_max_message and len(raw) > limits.ws_max_message:
+                        text = None
+                    else:
+                        text = raw.decode("utf-8", "replace")
+                if text is None or (limits.ws_max_message and len(text) * 4 > limits.ws_max_message
+                                    and len(text.encode()) > limits.ws_max_message):
+                    conn.out.put_nowait(TOO_BIG)
+                    break
+                if not bucket.take():
+                    strikes += 1
+                    if strikes > limits.ws_burst:
+                        conn.out.put_nowait(FLOODED)
+                        break
+                    conn.send({"type": "error", "code": "rate_limited",
+                               "message": f"too many messages: at most {limits.ws_rate:g} a second "
+                                          f"({limits.ws_burst} at once); this one was dropped"})
+                    continue
+                strikes = 0
                 try:
                     data = json.loads(text)
                 except ValueError:
@@ -378,6 +425,21 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
     return app
 
 
+TOO_BIG = "\x00too big"  # the writer closes the socket with 1009 (a message over ws_max_message)
+FLOODED = "\x00flooded"  # ... with 1008 (a client that kept sending over its rate)
+
+
+async def _deny(websocket: WebSocket, status: int, detail: str) -> None:
+    """Refuse a websocket at the handshake with an HTTP status and a JSON detail (or, on an
+    ASGI server without the denial extension, an error message and close 1008)."""
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        await websocket.send_denial_response(JSONResponse({"detail": detail}, status_code=status))
+        return
+    await websocket.accept()
+    await websocket.send_json({"type": "error", "code": "rate_limited", "message": detail})
+    await websocket.close(code=1008)
+
+
 async def _writer(websocket: WebSocket, conn: Conn) -> None:
     while True:
         msg = await conn.out.get()
@@ -386,6 +448,9 @@ async def _writer(websocket: WebSocket, conn: Conn) -> None:
         try:
             if msg == OVERFLOW:
                 await websocket.close(code=1013)  # "try again later": it reconnects for the full state
+                return
+            if msg in (TOO_BIG, FLOODED):
+                await websocket.close(code=1009 if msg == TOO_BIG else 1008)
                 return
             await websocket.send_text(msg)
         except Exception:

@@ -1,0 +1,188 @@
+"""Limits against hostile or broken clients (docs/protocol.md, "Limits").
+
+One :class:`Limits` per server, given to ``create_app(limits=...)`` and set by
+``rummykit serve`` flags.  A limit of 0 is no limit (for benchmarks and trusted set-ups).
+
+- ``ws_max_message``: bytes of one websocket message; a bigger one closes the socket with
+  1009 ("message too big").  uvicorn is started with the same ``ws_max_size``, so a big
+  frame is refused by the protocol layer before it is buffered whole.
+- ``ws_rate`` / ``ws_burst``: a token bucket per connection: ``ws_burst`` messages at once,
+  refilled at ``ws_rate`` a second.  A message over it is answered with an ``error``
+  ``rate_limited`` and dropped; ``ws_burst`` such refusals in a row close the socket with
+  1008 ("policy violation").
+- ``ws_per_ip``: websockets open at once from one client address; one more is refused at
+  the handshake with HTTP 429 and a JSON ``detail``.
+- ``tables_per_ip`` / ``tables_window``: tables one client address may create within any
+  ``tables_window`` seconds; one more gets 429.
+- ``http_max_body``: bytes of a request body; a bigger one gets 413 before it is read whole.
+
+Addresses are the socket's peer as the ASGI server gives it (behind a reverse proxy, run
+uvicorn with ``--proxy-headers`` semantics or every client is the proxy).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Limits:
+    ws_max_message: int = 64 * 1024
+    ws_rate: float = 20.0
+    ws_burst: int = 40
+    ws_per_ip: int = 100
+    tables_per_ip: int = 30
+    tables_window: float = 60.0
+    http_max_body: int = 512 * 1024
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+                raise ValueError(f"limit {f.name} must be a number >= 0 (0: no limit), not {v!r}")
+        if self.ws_rate and not self.ws_burst:
+            raise ValueError("limit ws_burst must be at least 1 when ws_rate is set")
+
+    @classmethod
+    def none(cls) -> Limits:
+        """No limits at all (benchmarks on a trusted machine)."""
+        return cls(**{f.name: 0 for f in fields(cls)})
+
+
+class Bucket:
+    """A token bucket: ``burst`` at once, ``rate`` a second after that (rate 0: unlimited)."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic):
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.clock = clock
+        self.at = clock()
+
+    def take(self) -> bool:
+        if not self.rate:
+            return True
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class PerIP:
+    """Counts per client address: open websockets and recent table creations."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
+        self.limits = limits
+        self.clock = clock
+        self.sockets: dict[str, int] = {}
+        self.created: dict[str, deque[float]] = {}
+
+    def open_socket(self, ip: str) -> bool:
+        """Count one more websocket from ``ip``; False (nothing counted) when over the limit."""
+        n = self.sockets.get(ip, 0)
+        if self.limits.ws_per_ip and n >= self.limits.ws_per_ip:
+            return False
+        self.sockets[ip] = n + 1
+        return True
+
+    def close_socket(self, ip: str) -> None:
+        n = self.sockets.get(ip, 0) - 1
+        if n > 0:
+            self.sockets[ip] = n
+        else:
+            self.sockets.pop(ip, None)
+
+    def create_table(self, ip: str) -> float:
+        """Count a table created by ``ip``: 0, or the seconds to wait when over the limit
+        (then nothing is counted)."""
+        cap, window = self.limits.tables_per_ip, self.limits.tables_window
+        if not cap:
+            return 0.0
+        now = self.clock()
+        q = self.created.setdefault(ip, deque())
+        while q and q[0] <= now - window:
+            q.popleft()
+        if len(q) >= cap:
+            return max(0.001, q[0] + window - now)
+        q.append(now)
+        if len(self.created) > 10_000:  # forget addresses with nothing recent
+            for k in [k for k, v in self.created.items() if not v or v[-1] <= now - window]:
+                del self.created[k]
+        return 0.0
+
+
+def client_ip(scope: Scope) -> str:
+    c = scope.get("client")
+    return str(c[0]) if c else "unknown"
+
+
+class BodyLimit:
+    """ASGI middleware: an HTTP request body over ``limit`` bytes gets 413 with a JSON
+    ``detail`` (by its Content-Length at once, else as soon as the stream passes it)."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not self.limit:
+            await self.app(scope, receive, send)
+            return
+        for k, v in scope.get("headers", []):
+            if k == b"content-length":
+                try:
+                    n = int(v)
+                except ValueError:
+                    await _json(send, 400, "Content-Length is not a number")
+                    return
+                if n > self.limit:
+                    await _json(send, 413, f"the request body is larger than {self.limit} bytes")
+                    return
+        # read the body here (bounded), then hand it to the app
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            m = await receive()
+            if m["type"] == "http.disconnect":
+                return
+            body = m.get("body", b"")
+            size += len(body)
+            if size > self.limit:
+                await _json(send, 413, f"the request body is larger than {self.limit} bytes")
+                return
+            chunks.append(body)
+            if not m.get("more_body", False):
+                break
+        whole = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _json(send: Send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
