@@ -28,6 +28,8 @@ def _limit_options(f: Any) -> Any:
     for flag, typ, default, text in reversed(opts):
         name = flag[2:].replace("-", "_")
         f = click.option(flag, name, type=typ, default=default, show_default=True, help=text + " 0: none.")(f)
+    f = click.option("--ws-compression", type=click.Choice(["fast", "best", "off"]), default="fast",
+                     show_default=True, help="Websocket compression: zlib level 1, level 6, or none.")(f)
     return click.option("--no-limits", is_flag=True,
                         help="No limits at all (benchmarks on a trusted machine).")(f)
 
@@ -39,12 +41,14 @@ def _limit_options(f: Any) -> Any:
 @click.option("--db", "db_url", default=None, metavar="URL",
               help="sqlite:///path.db or postgresql://user@host/db (default: server.db in the data folder).")
 @_limit_options
-def serve(host: str, port: int, db_url: str | None, no_limits: bool = False, **limit_values: Any) -> None:
+def serve(host: str, port: int, db_url: str | None, no_limits: bool = False, ws_compression: str = "fast",
+          **limit_values: Any) -> None:
     """Serve tables in the browser: open http://HOST:PORT/ and share a table's link."""
     import uvicorn
 
     from ..server import create_app
     from ..server.limits import Limits
+    from ..server.wsproto import uvicorn_ws_options
 
     try:
         limits = Limits.none() if no_limits else Limits(**limit_values)
@@ -55,7 +59,7 @@ def serve(host: str, port: int, db_url: str | None, no_limits: bool = False, **l
                "(Ctrl+C stops; unfinished tables are kept)")
     # the protocol layer refuses a bigger websocket frame before buffering it (close 1009)
     uvicorn.run(app, host=host, port=port, log_level="warning",
-                ws_max_size=limits.ws_max_message or 2**24)
+                ws_max_size=limits.ws_max_message or 2**24, **uvicorn_ws_options(ws_compression))
 
 
 def _describe(msg: dict[str, Any]) -> str:

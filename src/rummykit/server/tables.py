@@ -33,6 +33,7 @@ from ..engine.scoring import number
 from ..players import make_player
 from ..rules.registry import Variant
 from .storage import Storage, StoredTable
+from .wire import StateEncoder
 
 log = logging.getLogger("rummykit.server")
 
@@ -154,6 +155,7 @@ class Table:
         self.turn_key: tuple[Any, ...] | None = None
         self.turn_deadline: float | None = None
         self.rematch: str | None = None
+        self.encoder = StateEncoder()  # JSON of state messages, the shared log encoded once
 
     @property
     def storage(self) -> Storage:
@@ -248,7 +250,7 @@ class Table:
         cache: dict[int | None, str] = {}
         for c in list(self.conns):
             if c.seat not in cache:
-                cache[c.seat] = json.dumps(self.state_message(c.seat))
+                cache[c.seat] = self.encoder.encode(self.state_message(c.seat))
             c.send(cache[c.seat])
 
     def _commit(self) -> None:
