@@ -211,8 +211,8 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
     async def body_of(request: Request) -> Any:
         try:
             return await request.json()
-        except (ValueError, UnicodeDecodeError):
-            raise Invalid("the body must be JSON") from None
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
+            raise Invalid("the body must be JSON (not nested too deep)") from None
 
     def table_url(request: Request, tid: str) -> str:
         return f"{str(request.base_url).rstrip('/')}/t/{tid}"
@@ -387,8 +387,9 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
                 strikes = 0
                 try:
                     data = json.loads(text)
-                except ValueError:
-                    conn.send({"type": "error", "code": "bad_request", "message": "a message must be JSON"})
+                except (ValueError, RecursionError):  # RecursionError: nested too deep
+                    conn.send({"type": "error", "code": "bad_request",
+                               "message": "a message must be JSON (not nested too deep)"})
                     continue
                 t.handle(conn, data)
         except (WebSocketDisconnect, RuntimeError):
