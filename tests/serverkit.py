@@ -21,12 +21,13 @@ from rummykit.server.client import SeatClient, bot_chooser, http_json, join_tabl
 
 
 @contextmanager
-def running_server(db_url: str, port: int | None = None) -> Iterator[str]:
+def running_server(db_url: str, port: int | None = None, args: tuple[str, ...] = ()) -> Iterator[str]:
     """``rummykit serve`` on a free port of 127.0.0.1 in its own process (so the test's
-    clients and the server do not share one interpreter lock); yields the base URL."""
+    clients and the server do not share one interpreter lock); yields the base URL.
+    ``args``: more flags for serve (e.g. limits)."""
     port = port or free_port()
     proc = subprocess.Popen([sys.executable, "-m", "rummykit.cli.main", "serve", "--port", str(port),
-                             "--db", db_url], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                             "--db", db_url, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 30
     while True:
