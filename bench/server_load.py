@@ -65,7 +65,8 @@ def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
     end = time.time() + 60
     while time.time() < end:
         if proc.poll() is not None:
-            raise SystemExit("the server did not start: " + (proc.stderr.read().decode() if proc.stderr else ""))
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            raise SystemExit("the server did not start: " + err)
         try:
             urllib.request.urlopen(base + "/api/rulesets", timeout=2).read()
             return proc, base
@@ -242,7 +243,8 @@ async def check_records(base: str, runs: list[TableRun]) -> tuple[int, int, list
                 return False
             replayed = json.loads(json.dumps(rk.replay(info["record"]).view(None)["scores"]))
             if replayed != info["scores"]:
-                problems.append(f"table {r.id}: record replays to {replayed}, the server says {info['scores']}")
+                problems.append(f"table {r.id}: record replays to {replayed}, "
+                                f"the server says {info['scores']}")
             return True
 
         for ok in await asyncio.gather(*(one(r) for r in runs)):
@@ -259,7 +261,8 @@ def run_level(n: int, args: argparse.Namespace, db: str, seed: int) -> bool:
     proc, base = start_server(db)
     ok = True
     try:
-        runs = asyncio.run(setup(base, n, args.ruleset, SHORT.get(args.ruleset, {}), args.hints, seed, args.think))
+        runs = asyncio.run(setup(base, n, args.ruleset, SHORT.get(args.ruleset, {}), args.hints, seed,
+                                 args.think))
         stats = Stats()
         cpu0, me0, t0 = proc_cpu(proc.pid), resource.getrusage(resource.RUSAGE_SELF), time.time()
         stop = t0 + args.seconds
@@ -277,7 +280,8 @@ def run_level(n: int, args: argparse.Namespace, db: str, seed: int) -> bool:
         errs = dict(stats.errors)
         print(f"{n:>6} {finished:>5} {unfinished:>5} {len(stats.rtt):>8} {len(stats.rtt) / took:>7.0f} "
               f"{pct(stats.rtt, 0.5):>7.1f} {pct(stats.rtt, 0.99):>7.1f} "
-              f"{max(stats.rtt, default=float('nan')):>8.1f} {took:>6.1f} {cpu:>7.1f} {100 * cpu / took:>5.0f}% "
+              f"{max(stats.rtt, default=float('nan')):>8.1f} {took:>6.1f} {cpu:>7.1f} "
+              f"{100 * cpu / took:>5.0f}% "
               f"{rss:>7.0f} {mine:>7.1f}  {errs or 'none'}", flush=True)
         for p in problems:
             print("  REPLAY MISMATCH:", p)
@@ -307,7 +311,8 @@ def main() -> None:
                     help="mean think time of a client before it acts, seconds (default 0.5; --quick 0)")
     ap.add_argument("--seconds", type=float, default=None,
                     help="time bound of one level's play (default 900; --quick 120)")
-    ap.add_argument("--db", default=None, help="database URL (default: a fresh temporary SQLite file per level)")
+    ap.add_argument("--db", default=None,
+                    help="database URL (default: a fresh temporary SQLite file per level)")
     ap.add_argument("--ruleset", default="contract", choices=sorted(SHORT))
     ap.add_argument("--hints", action="store_true", help="tables with hints on")
     ap.add_argument("--seed", type=int, default=1)

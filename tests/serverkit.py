@@ -27,7 +27,8 @@ def running_server(db_url: str, port: int | None = None, args: tuple[str, ...] =
     ``args``: more flags for serve (e.g. limits)."""
     port = port or free_port()
     proc = subprocess.Popen([sys.executable, "-m", "rummykit.cli.main", "serve", "--port", str(port),
-                             "--db", db_url, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                             "--db", db_url, *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 30
     while True:

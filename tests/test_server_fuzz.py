@@ -326,7 +326,8 @@ class Fuzz:
                 self.last = "(bytes)"
                 self.expect_refusal(sender, t, before, {"bad_request"})
                 return
-            text, expect = json.dumps({"type": "act", "state_id": sid, "action": "draw"}) + "x", {"bad_request"}
+            text = json.dumps({"type": "act", "state_id": sid, "action": "draw"}) + "x"
+            expect = {"bad_request"}
         sender.ws.send_text(text)
         self.sent += 1
         self.last = text[:300]
@@ -461,7 +462,8 @@ class Fuzz:
                                   "/api/tables/" + "x" * 200, "/api/tables/%00",
                                   "/api/tables/nope/replay/0"]))
         elif kind == 5:
-            r = c.post("/api/tables", content=b"x" * (600 * 1024), headers={"content-type": "application/json"})
+            r = c.post("/api/tables", content=b"x" * (600 * 1024),
+                       headers={"content-type": "application/json"})
             assert r.status_code == 413 and "detail" in r.json()
         elif kind == 6:
             r = c.request(rng.choice(["PUT", "DELETE", "PATCH"]), f"/api/tables/{tid}")
@@ -510,7 +512,8 @@ def test_hostile_messages_are_refused_change_nothing_and_leak_nothing(tmp_path: 
             m = ws.receive_json()
             assert m["type"] == "state" and m["seat"] == 0
     took = time.time() - start
-    print(f"\nfuzz: {fz.sent} messages in {took:.1f} s: {fz.refused} refused {fz.codes}, {fz.accepted} accepted, "
+    print(f"\nfuzz: {fz.sent} messages in {took:.1f} s: {fz.refused} refused {fz.codes}, "
+          f"{fz.accepted} accepted, "
           f"{fz.dropped} connections dropped, {fz.games} tables, {fz.views_checked} views checked")
     if fz.sent < MESSAGES:
         print(f"fuzz: stopped by the time bound ({SECONDS:g} s) before {MESSAGES} messages")
@@ -571,7 +574,8 @@ def test_connections_and_tables_per_address_get_429_with_a_detail(tmp_path: Path
         assert client.post("/api/tables", json={"ruleset": "nope", "seats": ["human"]}).status_code == 422
         # another address is not held back
         with TestClient(client.app, client=("10.9.9.9", 1)) as other:
-            assert other.post("/api/tables", json={"ruleset": "basic", "seats": ["human"] * 2}).status_code == 201
+            r = other.post("/api/tables", json={"ruleset": "basic", "seats": ["human"] * 2})
+            assert r.status_code == 201
         with client.websocket_connect(f"/ws/tables/{ids[0]}") as a, \
                 client.websocket_connect(f"/ws/tables/{ids[0]}") as b:
             a.receive_json()
@@ -671,8 +675,9 @@ def test_oversized_messages_and_bodies_through_a_real_socket(tmp_path: Path) -> 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(f"sqlite:///{tmp_path / 'real.db'}", static_dir=tmp_path, limits=limits),
-                            host="127.0.0.1", port=port, log_level="warning", ws_max_size=limits.ws_max_message)
+    app = create_app(f"sqlite:///{tmp_path / 'real.db'}", static_dir=tmp_path, limits=limits)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            ws_max_size=limits.ws_max_message)
     server = uvicorn.Server(config)
     th = threading.Thread(target=server.run, daemon=True)
     th.start()
@@ -681,7 +686,8 @@ def test_oversized_messages_and_bodies_through_a_real_socket(tmp_path: Path) -> 
         end = time.time() + 20
         while not server.started and time.time() < end:
             time.sleep(0.05)
-        status, made = http_json("POST", base + "/api/tables", {"ruleset": "basic", "seats": ["human", "human"]})
+        status, made = http_json("POST", base + "/api/tables",
+                                 {"ruleset": "basic", "seats": ["human", "human"]})
         assert status == 201
         tid = made["id"]
         assert http_json("POST", base + "/api/tables", {"rules": "x" * 10_000, "seats": ["human"]})[0] == 413

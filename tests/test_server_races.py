@@ -9,9 +9,8 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-from typing import Any
-
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from serverkit import Raw, create_table, plain, running_server, table_state
@@ -119,7 +118,8 @@ def test_claims_sent_at_the_same_instant_go_by_the_engines_priority(sqlite_serve
         got = buys[buys_before]["seat"] if len(buys) > buys_before else None
         if got is not None:
             assert buys[buys_before]["card"] == card
-            assert len(buys) == buys_before + 1 or buys[buys_before + 1]["card"] != card, "one card bought twice"
+            assert len(buys) == buys_before + 1 or buys[buys_before + 1]["card"] != card, \
+                "one card bought twice"
         # the engine's outcome: the first seat in its order that asked for the card gets it
         # (a seat with no buy left, or the seat whose turn it is taking it instead, is the engine's call)
         wanted = next((s for s in w["seats"] if answers[s] == "buy"), None)
@@ -135,7 +135,8 @@ def test_claims_sent_at_the_same_instant_go_by_the_engines_priority(sqlite_serve
     for k in range(max(1, REPEATS // 2)):
         queue, wanted, got = asyncio.run(once(1000 + k))
         seen.append((queue, wanted, got))
-        assert got == wanted, f"seed {1000 + k}: queue {queue}: seat {got} got the card, the engine gives {wanted}"
+        assert got == wanted, \
+            f"seed {1000 + k}: queue {queue}: seat {got} got the card, the engine gives it to {wanted}"
     assert any(w is not None for _, w, _ in seen), "no seat ever claimed: the race was not run"
 
 
@@ -147,7 +148,8 @@ def test_two_actions_at_once_from_one_seat_and_from_two_tabs(sqlite_served: str)
         tid, tokens = four_humans(base, "contract", seed)
         raws = await seated(base, tid, tokens)
         await settle(raws)
-        seat = next(i for i, r in enumerate(raws) if r.state and r.state["legal"] and r.state["window"] is None)
+        seat = next(i for i, r in enumerate(raws)
+                    if r.state and r.state["legal"] and r.state["window"] is None)
         first = raws[seat]
         second = await Raw.open(base, tid, tokens[seat]) if two_tabs else first
         await settle([first, second])
