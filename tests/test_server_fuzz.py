@@ -193,7 +193,7 @@ class Fuzz:
         ruleset, opts = RULESETS[self.games % len(RULESETS)]
         r = self.client.post("/api/tables", json={
             "ruleset": ruleset, "seats": ["human"] * 4, "seed": self.rng.randrange(10**6), "options": opts,
-            "hints": self.games % 2 == 0, "claim_seconds": 120, "grace_seconds": 3600, "bot_delay": 0})
+            "hints": self.games == 0, "claim_seconds": 120, "grace_seconds": 3600, "bot_delay": 0})
         assert r.status_code == 201, r.text
         self.tid = r.json()["id"]
         self.tokens = []
