@@ -256,13 +256,13 @@ class Fuzz:
             self.hostile_ws(t)
 
     def valid_move(self, t: Table) -> None:
-        for s in self.seats:
-            s.sync()
-        movers = [s for s in self.seats if s.state and s.state["legal"]]
-        if not movers:
-            raise AssertionError(f"no seat may act at table {self.tid} (state {t.state_id})")
-        s = self.rng.choice(movers)
-        assert s.state is not None
+        # who may act, from the table itself (in process): read only that seat's socket
+        w = t.window
+        asked = [x for x in w.seats if x not in w.answers] if w is not None else [t.game.current_player]
+        assert asked, f"no seat may act at table {self.tid} (state {t.state_id})"
+        s = self.seats[self.rng.choice(asked)]
+        s.sync()
+        assert s.state is not None and s.state["legal"], (s.seat, s.state)
         self.old_states.append(s.state)
         action = cheap_move(self.rng, s.state["legal"])
         s.ws.send_text(json.dumps({"type": "act", "state_id": s.state["state_id"], "action": action}))
