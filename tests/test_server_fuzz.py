@@ -34,7 +34,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import rummykit as rk
 from rummykit.server import create_app
-from rummykit.server.limits import Bucket, Limits, PerIP
+from rummykit.server.limits import FLOOD, Bucket, Limits, PerIP
 from rummykit.server.tables import Table
 from rummykit.server.wire import StateEncoder
 
@@ -525,24 +525,26 @@ def test_hostile_messages_are_refused_change_nothing_and_leak_nothing(tmp_path: 
 # -- the limits ---------------------------------------------------------------------------------
 
 
-def test_a_flood_of_messages_is_rate_limited_then_cut_off(tmp_path: Path) -> None:
-    with TestClient(app_for(tmp_path, ws_rate=5, ws_burst=10)) as client:
+def test_a_flood_of_messages_is_slowed_to_the_rate_then_cut_off(tmp_path: Path) -> None:
+    with TestClient(app_for(tmp_path, ws_rate=50, ws_burst=10)) as client:
         tid = client.post("/api/tables", json={"ruleset": "basic", "seats": ["human", "human"]}).json()["id"]
         with client.websocket_connect(f"/ws/tables/{tid}") as ws:
             assert ws.receive_json()["type"] == "state"
-            for _ in range(10):
+            start = time.monotonic()
+            for _ in range(40):  # 10 at once, then 30 at 50 a second: slowed, all answered
                 ws.send_text('{"type": "ping"}')
-            assert [ws.receive_json()["type"] for _ in range(10)] == ["pong"] * 10
-            ws.send_text('{"type": "ping"}')
-            m = ws.receive_json()
-            assert m["type"] == "error" and m["code"] == "rate_limited" and "a second" in m["message"]
-            for _ in range(20):  # more than ws_burst refusals in a row: cut off
+            assert [ws.receive_json()["type"] for _ in range(40)] == ["pong"] * 40
+            assert time.monotonic() - start >= 30 / 50 * 0.9
+            # a client that never stops: after FLOOD * ws_burst slowed messages in a row, cut off
+            for _ in range(FLOOD * 10 + 5):
                 ws.send_text('{"type": "ping"}')
+            got = []
             with pytest.raises(WebSocketDisconnect) as e:
                 while True:
-                    m = ws.receive_json()
-                    assert m["code"] == "rate_limited"
+                    got.append(ws.receive_json())
             assert e.value.code == 1008
+            assert got[-1]["type"] == "error" and got[-1]["code"] == "rate_limited"
+            assert {m["type"] for m in got[:-1]} == {"pong"}
         # a new connection starts with a full bucket
         with client.websocket_connect(f"/ws/tables/{tid}") as ws:
             ws.receive_json()
@@ -553,12 +555,13 @@ def test_a_flood_of_messages_is_rate_limited_then_cut_off(tmp_path: Path) -> Non
 def test_the_token_bucket_refills_at_its_rate() -> None:
     now = [0.0]
     b = Bucket(rate=2, burst=3, clock=lambda: now[0])
-    assert [b.take() for _ in range(4)] == [True, True, True, False]
+    assert [b.delay() for _ in range(3)] == [0, 0, 0]
+    assert b.delay() == pytest.approx(0.5)  # taken in advance: waiting 0.5 s pays it
     now[0] += 0.5
-    assert b.take() and not b.take()
+    assert b.delay() == pytest.approx(0.5)
     now[0] += 100
-    assert [b.take() for _ in range(4)] == [True, True, True, False]
-    assert all(Bucket(rate=0, burst=0).take() for _ in range(1000))
+    assert [b.delay() for _ in range(3)] == [0, 0, 0]
+    assert all(Bucket(rate=0, burst=0).delay() == 0 for _ in range(1000))
 
 
 def test_connections_and_tables_per_address_get_429_with_a_detail(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..rules.registry import ORDER, RulesError, Variant, _merge, _raw_builtin, build_spec, get_variant
 from ..rules.spec import RuleSpec
-from .limits import BodyLimit, Bucket, Limits, PerIP, client_ip
+from .limits import FLOOD, BodyLimit, Bucket, Limits, PerIP, client_ip
 from .replay import Replays
 from .storage import Storage
 from .tables import BOT_LEVELS, OVERFLOW, Conn, Hub, Refused, Table
@@ -375,16 +375,18 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
                                     and len(text.encode()) > limits.ws_max_message):
                     conn.out.put_nowait(TOO_BIG)
                     break
-                if not bucket.take():
+                wait = bucket.delay()
+                if wait:  # over the rate: read on later (a flood is slowed; one that never stops, cut)
                     strikes += 1
-                    if strikes > limits.ws_burst:
+                    if strikes > FLOOD * limits.ws_burst:
+                        conn.send({"type": "error", "code": "rate_limited",
+                                   "message": f"too many messages: at most {limits.ws_rate:g} a second "
+                                              f"({limits.ws_burst} at once); closing"})
                         conn.out.put_nowait(FLOODED)
                         break
-                    conn.send({"type": "error", "code": "rate_limited",
-                               "message": f"too many messages: at most {limits.ws_rate:g} a second "
-                                          f"({limits.ws_burst} at once); this one was dropped"})
-                    continue
-                strikes = 0
+                    await asyncio.sleep(wait)
+                else:
+                    strikes = 0
                 try:
                     data = json.loads(text)
                 except (ValueError, RecursionError):  # RecursionError: nested too deep

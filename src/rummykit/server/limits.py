@@ -7,9 +7,11 @@ One :class:`Limits` per server, given to ``create_app(limits=...)`` and set by
   1009 ("message too big").  uvicorn is started with the same ``ws_max_size``, so a big
   frame is refused by the protocol layer before it is buffered whole.
 - ``ws_rate`` / ``ws_burst``: a token bucket per connection: ``ws_burst`` messages at once,
-  refilled at ``ws_rate`` a second.  A message over it is answered with an ``error``
-  ``rate_limited`` and dropped; ``ws_burst`` such refusals in a row close the socket with
-  1008 ("policy violation").
+  refilled at ``ws_rate`` a second.  A message over it is not dropped: the server waits
+  before reading it (so a fast client, e.g. a bot at a table with no bot delay, is only
+  slowed down, and a flood costs the server no more than ``ws_rate`` messages a second).
+  More than ``FLOOD * ws_burst`` such messages in a row (a client that never stops) get an
+  ``error`` ``rate_limited`` and the socket is closed with 1008 ("policy violation").
 - ``ws_per_ip``: websockets open at once from one client address; one more is refused at
   the handshake with HTTP 429 and a JSON ``detail``.
 - ``tables_per_ip`` / ``tables_window``: tables one client address may create within any
@@ -34,6 +36,9 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+FLOOD = 5  # paced messages in a row, in units of ws_burst, before a flooding socket is closed
 
 
 @dataclass(frozen=True)
@@ -70,16 +75,16 @@ class Bucket:
         self.clock = clock
         self.at = clock()
 
-    def take(self) -> bool:
+    def delay(self) -> float:
+        """Take a token: 0 when one was there, else the seconds to wait before going on (the
+        token is taken in advance: waiting pays it back)."""
         if not self.rate:
-            return True
+            return 0.0
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+        self.tokens -= 1
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
 
 
 class PerIP:
