@@ -12,8 +12,9 @@ give the scale, played over the same deals: a uniformly random legal action (wha
 untrained agent is meant to beat) and rummykit's ``medium`` bot in the learner's seat.
 
 It writes ``OUT.png`` (the learning curve) and ``OUT.csv`` (the numbers; default OUT is
-docs/learning_curve).  Training stops at ``--timesteps`` or after ``--minutes`` of wall clock,
-whichever comes first; one thread of torch (``--threads``) so it shares a small machine.
+docs/learning_curve).  Training stops at ``--timesteps`` or after ``--minutes`` of training
+(evaluations not counted), whichever comes first; one torch thread (``--threads``) so it shares
+a small machine.
 Not run in CI.
 """
 
@@ -98,7 +99,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--opponents", default="random", help="bot level of the other seats")
     ap.add_argument("--reward", default="win", choices=("win", "score"))
-    ap.add_argument("--minutes", type=float, default=9.0, help="wall-clock budget for training")
+    ap.add_argument("--minutes", type=float, default=9.0, help="training budget (evaluations not counted)")
     ap.add_argument("--timesteps", type=int, default=2_000_000)
     ap.add_argument("--eval-every", type=int, default=16_384)
     ap.add_argument("--eval-episodes", type=int, default=100)
