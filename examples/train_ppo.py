@@ -93,6 +93,44 @@ def bot_policy(env: Any, level: str) -> Callable[[np.ndarray, np.ndarray, int], 
     return choose
 
 
+def plot(out: Path, baselines: dict[str, dict[str, float]], rows: list[dict[str, Any]], title: str) -> None:
+    """OUT.png: win rate and mean reward against training steps, the baselines as lines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [r["timesteps"] for r in rows]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for ax, key, label in ((axes[0], "win_rate", "win rate"), (axes[1], "mean_reward", "mean reward")):
+        ax.plot(steps, [r[key] for r in rows], "o-", color="C0", label="MaskablePPO (greedy)")
+        ax.axhline(baselines["random"][key], color="C3", ls="--", label="random legal action")
+        ax.axhline(baselines["medium"][key], color="C2", ls=":", label="rummykit medium bot")
+        ax.set_xlabel("training steps (the learner's decisions)")
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylim(0, 1.05)
+    axes[1].set_ylim(-1.05, 1.05)
+    axes[0].legend(loc="lower right", fontsize=8)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out.with_suffix(".png"), dpi=110)
+    plt.close(fig)
+
+
+def replot(out: Path, title: str) -> None:
+    """Draws OUT.png again from OUT.csv (``--replot``), without training."""
+    with open(out.with_suffix(".csv"), newline="") as f:
+        got = list(csv.DictReader(f))
+    num = ("win_rate", "mean_reward", "mean_steps")
+    baselines = {r["policy"]: {k: float(r[k]) for k in num} for r in got if r["policy"] != "ppo"}
+    rows = [{"timesteps": int(r["timesteps"]), **{k: float(r[k]) for k in num}}
+            for r in got if r["policy"] == "ppo"]
+    minutes = max(float(r["train_seconds"]) for r in got if r["policy"] == "ppo") / 60
+    plot(out, baselines, rows, f"{title}{minutes:.0f} min of training, 1 torch thread)")
+    print(f"wrote {out.with_suffix('.png')}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ruleset", default="basic")
@@ -113,18 +151,22 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "docs" / "learning_curve"),
                     help="writes OUT.png and OUT.csv")
+    ap.add_argument("--replot", action="store_true", help="only draw OUT.png again from OUT.csv")
     a = ap.parse_args()
+    out = Path(a.out)
+    title = (f"rummykit {a.ruleset}, {a.players} players, one deal vs {a.opponents} bots "
+             f"(reward={a.reward}; {a.eval_episodes} fixed deals per point; ")
+    if a.replot:
+        replot(out, title)
+        return
 
     try:
-        import matplotlib
+        import matplotlib  # noqa: F401  (plot() draws with it)
         import torch
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.callbacks import BaseCallback
     except ImportError as e:
         raise SystemExit(f"{e.name} is missing: pip install -e '.[rl,train]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     torch.set_num_threads(a.threads)
 
     def make_env() -> Any:
@@ -179,7 +221,6 @@ def main() -> None:
         record(model.num_timesteps)
     print(f"done in {time.perf_counter() - started:.0f} s of wall clock")
 
-    out = Path(a.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     fields = ["policy", "timesteps", "train_seconds", "win_rate", "mean_reward", "mean_steps"]
     with open(out.with_suffix(".csv"), "w", newline="") as f:
@@ -189,22 +230,7 @@ def main() -> None:
             w.writerow({"policy": name, "timesteps": "", "train_seconds": "", **b})
         w.writerows(rows)
 
-    steps = [r["timesteps"] for r in rows]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    for ax, key, label in ((axes[0], "win_rate", "win rate"), (axes[1], "mean_reward", "mean reward")):
-        ax.plot(steps, [r[key] for r in rows], "o-", color="C0", label="MaskablePPO (greedy)")
-        ax.axhline(baselines["random"][key], color="C3", ls="--", label="random legal action")
-        ax.axhline(baselines["medium"][key], color="C2", ls=":", label="rummykit medium bot")
-        ax.set_xlabel("training steps (the learner's decisions)")
-        ax.set_ylabel(label)
-        ax.grid(alpha=0.3)
-    axes[0].set_ylim(0, 1)
-    axes[0].legend(loc="lower right", fontsize=8)
-    fig.suptitle(f"rummykit {a.ruleset}, {a.players} players, one deal vs {a.opponents} bots "
-                 f"(reward={a.reward}; {a.eval_episodes} fixed deals per point; "
-                 f"{train_clock[0] / 60:.0f} min of CPU, 1 thread)", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(out.with_suffix(".png"), dpi=110)
+    plot(out, baselines, rows, f"{title}{train_clock[0] / 60:.0f} min of training, 1 torch thread)")
     print(f"wrote {out.with_suffix('.png')} and {out.with_suffix('.csv')}")
 
 
