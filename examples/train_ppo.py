@@ -1,7 +1,7 @@
 """Masked PPO (sb3-contrib's MaskablePPO) learns a rummykit seat against random bots.
 
     pip install -e '.[rl,train]'
-    nice -n 15 python examples/train_ppo.py                    # Basic Rummy, 2 players, ~14 minutes
+    nice -n 15 python examples/train_ppo.py                    # Basic Rummy, 2 players, ~12 minutes
     python examples/train_ppo.py --minutes 2 --out /tmp/curve  # a quick look
 
 It trains on ``rummykit.rl.gym_env(ruleset, players, opponents="random", episode="deal",
