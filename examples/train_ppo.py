@@ -88,7 +88,7 @@ def bot_policy(env: Any, level: str) -> Callable[[np.ndarray, np.ndarray, int], 
         seat = env.unwrapped.seat
         bot = bots.setdefault(seed, make_player(level, seed))
         g = aec.game
-        return int(aec.id_of(bot.choose(g.view(seat), g.legal_actions())))
+        return int(aec.id_of(bot.choose(g.observe(seat), g.legal_actions())))
 
     return choose
 
