@@ -88,8 +88,12 @@ def join(url: str, name: str, bot: str | None, seat: int | None, seed: int) -> N
             return legal[int(text) - 1]
         return text or None
 
+    def on_status(text: str) -> None:  # the connection dropped or came back: say so
+        click.echo("Reconnected: the seat is yours again." if text == "reconnected"
+                   else f"{text[0].upper()}{text[1:]}…")
+
     chooser = bot_chooser(bot, seed) if bot else person
-    client = SeatClient(base, tid, token, chooser, on_message=on_message)
+    client = SeatClient(base, tid, token, chooser, on_message=on_message, on_status=on_status)
     try:
         asyncio.run(client.run())
     except JoinError as e:

@@ -310,6 +310,11 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
                         "options": ruleset_options(v)})
         return {"rulesets": out}
 
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        """For load balancers and scripts: this process is up and its database answers."""
+        return {"ok": True, "tables": len(hub().tables), **hub().storage.health()}
+
     @app.get("/api/stats/{name}")
     async def stats(name: str) -> dict[str, Any]:
         return {"name": name, "rulesets": hub().storage.stats(name)}

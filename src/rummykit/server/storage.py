@@ -216,6 +216,12 @@ class Storage:
 
     # -- reads ---------------------------------------------------------------------------
 
+    def health(self) -> dict[str, Any]:
+        """One round trip to the database (raises when it does not answer)."""
+        with self.engine.connect() as c:
+            c.execute(text("SELECT 1"))
+        return {"db": self.engine.dialect.name}
+
     def unfinished(self) -> list[StoredTable]:
         with self._tx() as s:
             rows = s.scalars(select(TableRow).where(TableRow.status != "over")
