@@ -114,10 +114,20 @@ class Tracked:
              gen: list[int], seed: int, also: tuple[str, ...] = ()) -> Tracked:
         from rummykit.server.client import bot_chooser
 
-        c = SeatClient(base, tid, token, None, keep=True, max_retries=60, also=also)
+        # a quicker backoff than the default 0.5 s -> 10 s keeps the test short; the same code runs
+        c = SeatClient(base, tid, token, None, keep=True, max_retries=60, also=also, retry_base=0.1,
+                       retry_cap=1.0)
         c.rng.seed(seed)
         t = cls(tid, seat, c, gen)
-        c.on_message = lambda m: t.got.append((gen[0], m))
+        label = [gen[0]]  # the server generation a connection reached: the one up when it was tried
+        # (a message read after a kill may come from the killed server's last writes)
+
+        def status(s: str) -> None:
+            if s == "connecting":
+                label[0] = gen[0]
+
+        c.on_status = status
+        c.on_message = lambda m: t.got.append((label[0], m))
         if level is not None:
             inner = bot_chooser(level, seed)
 

@@ -89,6 +89,8 @@ def join(url: str, name: str, bot: str | None, seat: int | None, seed: int) -> N
         return text or None
 
     def on_status(text: str) -> None:  # the connection dropped or came back: say so
+        if text == "connecting":
+            return
         click.echo("Reconnected: the seat is yours again." if text == "reconnected"
                    else f"{text[0].upper()}{text[1:]}…")
 

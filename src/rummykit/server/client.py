@@ -101,7 +101,8 @@ class SeatClient:
     the action.  When the connection drops it reconnects by itself with exponential backoff
     and jitter (``retry_base`` doubling up to ``retry_cap`` seconds, each wait drawn from
     75-125 % of that), resuming the seat with its token; ``on_status`` hears of it
-    ("reconnecting ...", "connected") so a person can be told.  ``also``: other addresses
+    ("connecting" before each attempt, "<why>: reconnecting in <s> s ...", "reconnected")
+    so a person can be told.  ``also``: other addresses
     of the same service (e.g. the processes behind a load balancer), tried in turn."""
 
     base: str
@@ -141,6 +142,7 @@ class SeatClient:
         while True:
             base = bases[k % len(bases)]
             got = len(self.messages), self.last
+            self._status("connecting")
             try:
                 async with websockets.connect(ws_url(base, self.table, self.token),
                                               max_size=2**24, open_timeout=10) as ws:
