@@ -150,7 +150,10 @@ def canon(action: str) -> str:
     return format_action(parse_action(action))
 
 
-def stored(db_url: str, tid: str) -> tuple[dict[str, Any], list[tuple[int, str]], set[tuple[int, int, str]], int]:
+Stored = tuple[dict[str, Any], list[tuple[int, str]], set[tuple[int, int, str]], int]
+
+
+def stored(db_url: str, tid: str) -> Stored:
     """What the database holds of a table: its record, the actions as (seat, text), the claim
     answers (window, seat, answer), its state_id."""
     eng = make_engine(normalise_url(db_url))
@@ -195,8 +198,8 @@ def check_table(db_url: str, tid: str, clients: list[Tracked]) -> dict[str, int]
         for s, kind in acknowledged(t):
             if kind == "turn":
                 assert s.pos < len(acts), f"table {tid}: seat {s.seat}'s {s.action!r} at {s.pos} was lost"
-                assert acts[s.pos][0] == s.seat and texts[s.pos] == canon(s.action) or \
-                    texts[s.pos] in {canon(x.action) for x in t.sent if x.pos == s.pos and x.window is None}, \
+                mine = {canon(x.action) for x in t.sent if x.pos == s.pos and x.window is None}
+                assert acts[s.pos][0] == s.seat and texts[s.pos] in mine, \
                     f"table {tid}: position {s.pos} holds {texts[s.pos]!r}, not seat {s.seat}'s {s.action!r}"
                 counts["turns"] += 1
             else:
