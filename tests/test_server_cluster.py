@@ -51,9 +51,9 @@ async def _run(nodes: list[ServerProc], db: str) -> dict[str, Any]:
     for i in range(6):
         ruleset, options, seats = KINDS[i % len(KINDS)]
         owner = i % 3
-        tid = await asyncio.to_thread(create_table, bases[owner], ruleset=ruleset, options=options, seats=seats,
-                                      seed=rng.randrange(2**31), hints=False, bot_delay=0.05, claim_seconds=1,
-                                      grace_seconds=600)
+        tid = await asyncio.to_thread(create_table, bases[owner], ruleset=ruleset, options=options,
+                                      seats=seats, seed=rng.randrange(2**31), hints=False, bot_delay=0.05,
+                                      claim_seconds=1, grace_seconds=600)
         made_on[tid] = owner
         clients = []
         for s, kind in enumerate(seats):
@@ -78,7 +78,8 @@ async def _run(nodes: list[ServerProc], db: str) -> dict[str, Any]:
     tasks = [asyncio.create_task(c.client.run()) for cs in tables.values() for c in cs]
     await asyncio.sleep(2.0)
     assert table_state(bases[1], lone)["status"] == "playing"
-    unfinished_on_0 = [t for t, o in made_on.items() if o == 0 and table_state(bases[1], t)["status"] != "over"]
+    unfinished_on_0 = [t for t, o in made_on.items()
+                       if o == 0 and table_state(bases[1], t)["status"] != "over"]
     nodes[0].kill()  # mid-game: no shutdown, its leases run out
     gen[0] += 1
     killed = time.monotonic()
