@@ -71,10 +71,12 @@ class Cluster:
         self.task = loop.create_task(self._beat())
 
     async def stop(self) -> None:
-        """A clean shutdown: the tables are given up at once, another process takes them."""
+        """A clean shutdown: the tables stop here, then are given up at once (another
+        process takes them over without waiting for the leases to run out)."""
         if self.task is not None:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
+        self.hub.stop()
         try:
             self.storage.release(list(self.hub.tables))
         except Exception:
