@@ -282,23 +282,27 @@ def test_replay_lists_every_bad_field_at_once():
         assert f"{field}: " in str(err.value)
 
 
-def test_apply_leaves_the_game_as_it_was_after_an_unexpected_error():
+def test_apply_leaves_the_game_as_it_was_after_an_unexpected_error(monkeypatch: pytest.MonkeyPatch):
     """A safety net for engine bugs: the action's half-done changes are undone (the game is
     rebuilt from its record) and the error is reported as it is."""
+    import rummykit.engine.game as game_module
+
     g = position("basic-after-draw")
     before = state(g)
     card = g.hands[g.current][0]
+    real = game_module.APPLY[rk.Discard]
 
-    def broken(seat: int, c: Card, protect: bool = False) -> None:
-        g.hands[seat].remove(c)
-        g.discard.append(c)
+    def broken(setup: object, st: Any, a: rk.Discard, check: bool) -> None:
+        st.hands[st.current].remove(a.card)
+        st.discard.append(a.card)
+        game_module.APPLY[rk.Discard] = real  # one bug, once
         raise RuntimeError("a bug")
 
-    g._do_discard = broken  # an instance attribute: the rebuilt game has the class's method
+    monkeypatch.setitem(game_module.APPLY, rk.Discard, broken)
     with pytest.raises(RuntimeError, match="a bug"):
         g.apply(rk.Discard(card))
     assert state(g) == before
-    g.apply(rk.Discard(card))  # the rebuilt game is whole (and has its own methods back)
+    g.apply(rk.Discard(card))  # the rebuilt game is whole
     assert g.actions[-1] == f"discard {card}"
 
 

@@ -7,6 +7,7 @@ from conftest import deal, hand, illegal, play
 from helpers import count_restocks_until_round_ends, draw_and_discard_it, events, run_out_stock
 
 import rummykit as rk
+from rummykit.engine.flow import stalemate
 
 # seat 1 plays first (dealer 0).  Seat 1 can meld 7s, 9s and the clubs run.
 TWO = ["2H 2S 5D 6D 8S 9C TS JS AC AD", "7H 7S 7D 3C 4C 5C 9H 9S 9D 6C"]
@@ -236,12 +237,12 @@ def test_traditional_stalemate_detector_every_hand_one_card_nothing_fits():
     g.table = [TableMeld.from_reading(rd, 1, g.rules, True)]
     g.stock = rk.parse_cards("2C 3C")
     g.discard = rk.parse_cards("4C")
-    assert g._stalemate()
+    assert stalemate(g.state)
     g.stock = rk.parse_cards("2C 7C")  # 7C could still be laid off
-    assert not g._stalemate()
+    assert not stalemate(g.state)
     g.stock = rk.parse_cards("2C 3C")
     g.hands = [rk.parse_cards("KC KD"), rk.parse_cards("QD")]  # two cards: a meld may come
-    assert not g._stalemate()
+    assert not stalemate(g.state)
 
 
 def test_traditional_stalemate_declared_in_play():
@@ -254,7 +255,7 @@ def test_traditional_stalemate_declared_in_play():
     g.table = [TableMeld.from_reading(rd, 0, g.rules, True)]
     g.stock = rk.parse_cards("3S 4S 5S")
     g.discard = rk.parse_cards("6S")
-    g._legal = None
+    g.state.legal = None  # the position was set by hand: ask afresh
     g.phase = "play"
     g.apply("discard 2S")
     assert g.history[-1]["ended_by"] == "stalemate"

@@ -138,13 +138,13 @@ def test_powe_ten_cards_eight_deals_buys_and_no_shanghai():
 def test_powe_never_goes_out_by_discarding():
     g = deal("shanghai-powe", [" ".join(h.split()[:10]) for h in SH], "KS", "6H 7C")
     g.hands[1] = rk.parse_cards("7H 7S 7D 9C 9D 9S 9H 5H")
-    g._legal = None
+    g.state.legal = None  # the position was set by hand: ask afresh
     play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S")
     g.hands[1] = rk.parse_cards("9H KC")
-    g._legal = None
+    g.state.legal = None  # the position was set by hand: ask afresh
     illegal(g, "layoff 9H 2", "neither play nor discard")
     g.hands[1] = rk.parse_cards("KC")
-    g._legal = None
+    g.state.legal = None  # the position was set by hand: ask afresh
     illegal(g, "discard KC", "may not go out by discarding")
 
 

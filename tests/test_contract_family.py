@@ -290,7 +290,7 @@ def test_contract_stock_rebuilt_at_most_max_stock_reuses_times_then_everyone_sco
 def test_contract_stock_and_discard_pile_both_empty_round_ends_everyone_scores():
     g = three()
     g.stock, g.discard = [], g.discard[-1:]
-    g._legal = None
+    g.state.legal = None  # the position was set by hand: ask afresh
     g.apply("draw")
     while g.phase == "may_i":
         g.apply("pass")
@@ -428,7 +428,7 @@ def test_combination_may_not_go_out_by_discarding_no_legal_discard_draw_both():
     g = deal("combination", [S0, C1, S2], "KS", "9H 2D 3D QC")
     play(g, "draw", "meld 7H 7S 7D / 9C 9D 9S", "layoff 9H 2", "discard KC")
     g.hands[1] = rk.parse_cards("QD")
-    g._legal = None
+    g.state.legal = None  # the position was set by hand: ask afresh
     draw_and_discard_it(g)
     draw_and_discard_it(g)
     play(g, "draw")
@@ -437,7 +437,7 @@ def test_combination_may_not_go_out_by_discarding_no_legal_discard_draw_both():
     assert "discard QD" in acts  # two cards: discarding one does not go out
     top = g.view(1)["discard_top"]
     g.hands[1] = rk.parse_cards("QD")
-    g._legal = None
+    g.state.legal = None  # the position was set by hand: ask afresh
     assert [rk.format_action(a) for a in g.legal_actions()] == ["draw both"]
     illegal(g, "discard QD", "may not go out by discarding")
     stock_top = g.stock[-1]

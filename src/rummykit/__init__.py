@@ -11,8 +11,7 @@ The public API (see DESIGN.md)::
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .cards import JOKER, Card, format_cards, parse_card, parse_cards
 from .engine.actions import (
     Action,
@@ -30,8 +29,7 @@ from .engine.actions import (
     format_action,
     parse_action,
 )
-from .engine.game import Game, IllegalActionError, new_game
-from .engine.record import replay
+from .engine.game import Game, IllegalActionError, new_game, replay
 from .melds import Rank
 from .rules.registry import (
     RulesError,

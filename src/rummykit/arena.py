@@ -130,7 +130,7 @@ def play_one(variant: str, bots: Sequence[str], deal: int, rotation: int, seed: 
     while not g.is_over:
         s = g.current_player
         acts = g.legal_actions()
-        view = g.view(s)
+        view = g.observe(s)  # typed (a read-only Mapping of the dict view's keys as well)
         t = time.perf_counter()
         a = players[s].choose(view, acts)
         times[s].append(time.perf_counter() - t)

@@ -140,4 +140,5 @@ def sort_key(c: int) -> tuple[int, int]:
 
 
 def sorted_cards(cards: Sequence[int]) -> list[Card]:
-    return [CARDS[c] for c in sorted(cards, key=sort_key)]
+    """Sorted by suit then rank, jokers last: the face codes' own order (see :func:`sort_key`)."""
+    return [CARDS[c] for c in sorted(cards)]

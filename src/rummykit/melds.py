@@ -30,6 +30,14 @@ ACE_MODES = ("low", "high", "low_or_high", "wrap")
 WILD_LIMITS = ("unlimited", "at_most_one", "not_more_than_naturals")
 
 
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One meld a contract asks for: ``kind`` is set, run, pair or meld (set or run)."""
+
+    kind: str
+    size: int
+
+
 class Rank(int):
     """The declared meaning of a wild card in a set or pair: a rank, 1-13."""
 

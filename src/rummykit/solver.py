@@ -18,8 +18,7 @@ from typing import TypeVar
 
 from . import solver_runs
 from .cards import CARDS, JOKER_CODE, NUM_FACES, Card
-from .melds import MeldRules, Reading, readings
-from .rules.spec import Component
+from .melds import Component, MeldRules, Reading, readings
 
 TWOS = (1, 14, 27, 40)
 
@@ -462,9 +461,12 @@ class Solver:
         allwild = not self.rules.natural_required
         if kind in ("set", "meld", "pair"):
             canon_done = False
+            twos_wild = self.rules.twos_wild
             for r in range(1, 14):
-                codes = TWOS if (self.rules.twos_wild and r == 2) else (r - 1, 12 + r, 25 + r, 38 + r)
-                nkey = tuple(cnt[c] for c in codes)
+                if twos_wild and r == 2:
+                    nkey = tuple([cnt[c] for c in TWOS])
+                else:
+                    nkey = tuple(cnt[r - 1:52:13])  # the rank's count in each suit
                 if not any(nkey):
                     # all-wild sets are alike whatever their rank: one rank stands for all
                     # (unless two sets may not share a rank)

@@ -12,11 +12,11 @@ from rich.console import Console
 from rich.table import Table
 
 from .. import __version__
+from ..rules.describe import describe_rules
 from ..rules.registry import RulesError, Variant, get_variant, load_variant, variant_ids
 from ..store import StoreError
 from . import online
 from . import play as play_cmds
-from .describe import describe_rules
 from .simulate import run_simulation
 
 
@@ -127,7 +127,8 @@ def _print_summary(out: Console, s: dict[str, Any]) -> None:
 @click.option("--games", "-n", type=int, default=40, show_default=True,
               help="Games to play (rounded up to whole rotations of the line-up).")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--workers", "-w", type=int, default=1, show_default=True, help="Local worker processes.")
+@click.option("--workers", "-w", type=int, default=None,
+              help="Local worker processes (default: one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
               help="Also write one row per bot to this CSV file.")
@@ -140,7 +141,7 @@ def _print_summary(out: Console, s: dict[str, Any]) -> None:
               help="Keep every game in this file (JSON lines) as it ends; run the same command "
                    "again to go on after a stop.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def arena(variant: str, players: int | None, bots: str, games: int, seed: int, workers: int,
+def arena(variant: str, players: int | None, bots: str, games: int, seed: int, workers: int | None,
           as_json: bool, csv_path: str | None, plot_path: str | None, backend: str,
           address: str | None, results_path: str | None, quiet: bool) -> None:
     """Measure bots against each other with duplicate play (same deals, seats rotated)."""
@@ -159,8 +160,12 @@ def arena(variant: str, players: int | None, bots: str, games: int, seed: int, w
     lo, hi = v.spec.players
     if not lo <= n <= hi:
         raise click.UsageError(f"{v.id} is for {lo}-{hi} players, not {n}")
-    if games < 1 or workers < 1:
+    if games < 1 or (workers is not None and workers < 1):
         raise click.UsageError("--games and --workers must be at least 1")
+    if workers is None:
+        from .simulate import default_workers
+
+        workers = min(default_workers(), games)
     if backend == "ray":
         try:
             import ray  # noqa: F401
@@ -221,7 +226,7 @@ def arena(variant: str, players: int | None, bots: str, games: int, seed: int, w
 def hint(record_file: str | None, game_id: int | None, db: str | None, seat: int | None, line: int,
          level: str) -> None:
     """Suggest a move, with the reason, for a saved game position (a game record or a saved game)."""
-    from ..engine.record import replay
+    from ..engine.game import replay
     from ..players import make_player
 
     if (record_file is None) == (game_id is None):

@@ -202,7 +202,7 @@ def games(show_all: bool, as_json: bool, db: str | None) -> None:
 def replay(game_id: int, no_pause: bool, db: str | None) -> None:
     """Step through a finished game: each action, then the whole table (every hand, the melds,
     the discard pile). Enter for the next action, a number to jump ahead, q to stop."""
-    from ..engine.record import replay as rebuild
+    from ..engine.game import replay as rebuild
     from ..play.session import Session
     from ..play.words import describe_view, replay_table, round_table, standings
 

@@ -26,10 +26,16 @@ from dataclasses import dataclass
 from ..cards import RANKS, Card, parse_card
 from ..melds import Rank
 
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; the message says why, for a player."""
+
+
 MeldItems = tuple[tuple[Card, Card | Rank | None], ...]
 
 __all__ = [
     "Action",
+    "IllegalActionError",
     "Buy",
     "CallRummy",
     "CallShanghai",

@@ -9,27 +9,31 @@ from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationErro
 from ..cards import format_cards
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import Setup, State
 
 
+def make_record(game: Any) -> dict[str, Any]:
+    """The record of ``game`` (anything with ``setup`` and ``state``: a Game)."""
+    return record_of(game.setup, game.state)
 
-def make_record(g: Game) -> dict[str, Any]:
-    from .. import __version__
+
+def record_of(setup: Setup, st: State) -> dict[str, Any]:
+    from .._version import __version__
     from ..rules.registry import ORDER, get_variant
 
     rec: dict[str, Any] = {
         "rummykit": __version__,
-        "ruleset": g.spec.id,
-        "options": g.options,
-        "seed": g.seed,
-        "players": g.n,
-        "dealer": g.first_dealer,
-        "first_round": g.first_round,
-        "deck": format_cards(g.stacked) if g.stacked is not None else None,
-        "actions": list(g.actions),
-        "scores": [str(s) for s in g.scores],
+        "ruleset": setup.spec.id,
+        "options": dict(setup.options),
+        "seed": setup.seed,
+        "players": setup.n,
+        "dealer": setup.first_dealer,
+        "first_round": setup.first_round,
+        "deck": format_cards(setup.stacked) if setup.stacked is not None else None,
+        "actions": list(st.actions),
+        "scores": [str(s) for s in st.scores],
     }
-    base = g.base_variant
+    base = setup.base_variant
     if base.id not in ORDER or base.raw != get_variant(base.id).raw:
         rec["rules"] = base.raw
     return rec
@@ -90,35 +94,3 @@ def check_record(record: object) -> RecordSchema:
         return RecordSchema.model_validate(record)
     except ValidationError as e:
         raise ValueError("bad game record: " + "; ".join(_schema_problems(e))) from None
-
-
-def replay(record: dict[str, Any]) -> Game:
-    """Rebuild a game from its record; ValueError says what is wrong with a bad one."""
-    from ..rules.registry import RulesError, Variant, build_spec, get_variant
-    from .game import IllegalActionError, new_game
-
-    rec = check_record(record)
-    if rec.rules is not None:
-        v = Variant(build_spec(rec.rules, "record rules"), rec.rules)
-    else:
-        try:
-            v = get_variant(rec.ruleset)
-        except RulesError:
-            raise
-        except ValueError as e:
-            raise ValueError(f"ruleset: {e}") from None
-    g = new_game(
-        v,
-        players=rec.players,
-        seed=rec.seed,
-        options=rec.options or None,
-        deck=" ".join(rec.deck) if isinstance(rec.deck, list) else rec.deck,
-        dealer=rec.dealer,
-        first_round=rec.first_round,
-    )
-    for i, text in enumerate(rec.actions):
-        try:
-            g.apply(text)
-        except IllegalActionError as e:
-            raise ValueError(f"action {i + 1} of the record ({text!r:.60}) is illegal: {e}") from None
-    return g

@@ -1,11 +1,11 @@
-"""Determinization: a whole game rebuilt from one seat's view, with the cards that seat
-cannot see dealt at random.
+"""Determinization: the seat's known position, with the cards it cannot see re-dealt.
 
-The rebuilt game agrees with everything the view shows: the seat's own hand, the table,
-the discard pile, the scores, where the turn stands, and the cards every seat saw go into
-another hand (taken or bought from the discard pile, swapped off the table) and not
-played since, which stay with their holder.  The other cards (the rest of the other
-hands and the stock) are a uniform shuffle of the unseen cards.  Search players play
+A determinized game is a copy of the position the view describes — the seat's own hand,
+the table, the discard pile, the scores, where the turn stands, and the cards every seat
+saw go into another hand (taken or bought from the discard pile, swapped off the table)
+and not played since, which stay with their holder — with only the unseen cards (the rest
+of the other hands and the stock) dealt at random, as OpenSpiel's
+``ResampleFromInfostate``.  No fresh deal is made and overwritten.  Search players play
 the sampled game forward; it never holds a fact the seat did not have.
 """
 
@@ -13,38 +13,28 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from fractions import Fraction
+from collections.abc import Mapping
 from typing import Any
 
-from ..cards import Card, make_pack, parse_card, parse_cards
+from ..cards import Card, make_pack
 from ..melds import MeldRules, TableMeld
 from ..rules.registry import Variant, get_variant
-from .game import CUT, Game
-from .view import Event
-
-RANKS = "A23456789TJQK"
-
+from .game import Game, make_setup
+from .state import TURN_STATE, Phase, State
+from .view import MeldView, View, as_view
 
 _MELDS_SEEN: dict[tuple[Any, ...], TableMeld] = {}
 
 
-def table_from_view(view: dict[str, Any], rules: MeldRules, limited: bool = True) -> list[TableMeld]:
-    """The table's melds, rebuilt from a view's ``melds`` and ``meld_info`` (what each
-    card stands for gives a run's suit and first position, or a set's rank).  Each meld
-    is a fresh copy; the ones met before are copied from a memo."""
+def table_from_melds(melds: tuple[MeldView, ...], rules: MeldRules, limited: bool = True) -> list[TableMeld]:
+    """The table's melds from a view's (each a fresh copy; the ones met before are
+    copied from a memo)."""
     table = []
-    for cards, info in zip(view["melds"], view["meld_info"], strict=True):
-        first = info["stands_for"][0]
-        kind = info["kind"]
-        key = (kind, info["owner"], limited, first, *cards)
+    for mv in melds:
+        key = (mv.kind, mv.owner, limited, mv.suit, mv.lo, mv.rank, *mv.cards)
         m = _MELDS_SEEN.get(key)
         if m is None:
-            if kind == "run":
-                c = parse_card(first)
-                m = TableMeld(kind, parse_cards(cards), info["owner"], 0, c.suit, c.rank, limited)
-            else:
-                rank = RANKS.index(first[0]) + 1
-                m = TableMeld(kind, parse_cards(cards), info["owner"], rank, -1, 0, limited)
+            m = TableMeld(mv.kind, list(mv.cards), mv.owner, mv.rank, mv.suit, mv.lo, limited)
             m.wilds = m.count_wilds(rules)  # what stands for another card: not a matter of rules
             if len(_MELDS_SEEN) >= 100_000:
                 _MELDS_SEEN.clear()
@@ -53,101 +43,87 @@ def table_from_view(view: dict[str, Any], rules: MeldRules, limited: bool = True
     return table
 
 
-def unseen_cards(view: dict[str, Any], variant: Variant) -> list[Card]:
+def table_from_view(view: Mapping[str, Any], rules: MeldRules, limited: bool = True) -> list[TableMeld]:
+    """The table's melds, rebuilt from a view (a dict or a :class:`View`)."""
+    return table_from_melds(as_view(view).melds, rules, limited)
+
+
+def unseen_cards(view: Mapping[str, Any], variant: Variant) -> list[Card]:
     """The cards the seat cannot place: the pack less its hand, the table, the discard
     pile and the cards known to be in other hands."""
-    seat = view["seat"]
-    left = Counter(make_pack(*variant.spec.pack_for(view["players"])))
-    seen: list[Card] = parse_cards(view["hand"]) + parse_cards(view["discard_pile"])
-    for m in view["melds"]:
-        seen += parse_cards(m)
-    for s, k in enumerate(view["known"]):
-        if s != seat:
-            seen += parse_cards(k)
+    v = as_view(view)
+    left = Counter(make_pack(*variant.spec.pack_for(v.players)))
+    seen: list[Card] = list(v.hand) + list(v.discard_pile)
+    for m in v.melds:
+        seen += m.cards
+    for s, k in enumerate(v.known):
+        if s != v.seat:
+            seen += k
     left.subtract(seen)
     if any(k < 0 for k in left.values()):
         raise ValueError("the view shows more of some card than the pack holds")
     return sorted(left.elements())
 
 
-def determinize(view: dict[str, Any], rng: random.Random, variant: Variant | None = None) -> Game:
+def determinize(view: Mapping[str, Any], rng: random.Random, variant: Variant | None = None) -> Game:
     """A game consistent with ``view``: see the module docstring.  ``variant`` is needed
     only for house rules that are not a built-in ruleset."""
     return Determinizer(view, variant).sample(rng)
 
 
 class Determinizer:
-    """Reads a view once, then deals as many games consistent with it as asked
-    (:meth:`sample`): a search player samples the same view many times."""
+    """Reads a view once into the known position, then deals as many games consistent
+    with it as asked (:meth:`sample`): a search player samples the same view many times."""
 
-    def __init__(self, view: dict[str, Any], variant: Variant | None = None):
-        self.view = view
-        self.variant = v = variant or get_variant(view["ruleset"])
-        self.cut = view["phase"] == CUT
-        if self.cut:
-            return
-        self.rules = v.meld_rules(view["players"], view["round"])
-        self.pool = unseen_cards(view, v)
-        self.hand = parse_cards(view["hand"])
-        self.known = [parse_cards(k) for k in view["known"]]
-        self.discard = parse_cards(view["discard_pile"])
-        self.table = table_from_view(view, self.rules, v.spec.wild_limit_on_layoffs)
-        ts = view["turn_state"]
-        self.taken = None if ts["taken"] is None else parse_card(ts["taken"])
-        self.pending = parse_cards(ts["pending"])
-        self.log = [ev if isinstance(ev, Event) else Event(ev) for ev in view["log"]]
-        n = view["players"]
-        if sum(max(0, view["hand_sizes"][s] - len(self.known[s])) for s in range(n) if s != view["seat"]) \
-                + view["stock_size"] > len(self.pool):
+    def __init__(self, view: Mapping[str, Any], variant: Variant | None = None):
+        v = as_view(view)
+        self.view = v
+        self.variant = var = variant or get_variant(v.ruleset)
+        n = v.players
+        self.setup = make_setup(var, players=n, seed=0, options=None, cards=None, dealer=v.dealer,
+                                first_round=v.round)
+        self.pool = unseen_cards(v, var)
+        if v.seat is None:
+            raise ValueError("a spectator's view cannot be determinized: it names no seat")
+        self.need = [0 if s == v.seat else v.hand_sizes[s] - len(v.known[s]) for s in range(n)]
+        if min(self.need) < 0 or sum(self.need) + v.stock_size > len(self.pool):
             raise ValueError("the view's hands and stock hold more cards than are unseen")
+        self.known = self._known_position(v, var)
+
+    def _known_position(self, v: View, var: Variant) -> State:
+        """The position as the seat knows it; hands hold the known cards only."""
+        sp = var.spec
+        n = v.players
+        rules = sp.meld_rules(n, v.round)
+        st = State(rng=random.Random(0), round_no=v.round, dealer=v.dealer, scores=list(v.scores),
+                   kitty=v.kitty, last_round=dict(v.last_round) if v.last_round is not None else None,
+                   state_id=v.state_id)
+        st.rules = rules
+        st.solver = var.solver(n, v.round)
+        st.hands = [list(v.hand) if s == v.seat else list(v.known[s]) for s in range(n)]
+        st.discard = list(v.discard_pile)
+        st.table = table_from_melds(v.melds, rules, sp.wild_limit_on_layoffs)
+        st.known = [list(k) for k in v.known]
+        st.down = list(v.down)
+        st.buys = list(v.buys)
+        st.log = list(v.log)
+        st.stock_reuses = v.stock_reuses
+        st.current = v.turn
+        st.phase = Phase(v.phase)
+        for key, name, _kind in TURN_STATE:
+            x = v.turn_state[key]
+            setattr(st, name, list(x) if type(x) is tuple else x)
+        return st
 
     def sample(self, rng: random.Random) -> Game:
         """One game: the unseen cards shuffled with ``rng`` into the other hands and the stock."""
-        view, v = self.view, self.variant
-        n = view["players"]
-        g = Game(v, players=n, seed=rng.getrandbits(63), dealer=view["dealer"], first_round=view["round"])
-        g.scores = [Fraction(s) for s in view["scores"]]
-        g.kitty = view["kitty"]
-        g.last_round = view["last_round"]
-        if self.cut:
-            return g
-        seat = view["seat"]
-        ts = view["turn_state"]
+        st = self.known.copy(rng=random.Random(rng.getrandbits(63)))
         pool = list(self.pool)
         rng.shuffle(pool)
-        hands: list[list[Card]] = []
-        for s in range(n):
-            if s == seat:
-                hands.append(list(self.hand))
-                continue
-            need = view["hand_sizes"][s] - len(self.known[s])
-            hands.append(self.known[s] + pool[:need])
-            del pool[:need]
-        g.hands = hands
-        g.stock = pool[: view["stock_size"]]
-        g.discard = list(self.discard)
-        g.discard_by = list(ts["discarded_by"])
-        g.table = [m.copy() for m in self.table]
-        g.known = [list(k) for k in self.known]
-        g.down = list(view["down"])
-        g.buys = list(view["buys"])
-        g.log = list(self.log)
-        g.stock_reuses = view["stock_reuses"]
-        g.current = view["turn"]
-        g.phase = view["phase"]
-        g.turn_index = ts["turn_index"]
-        g.down_turn = list(ts["down_turn"])
-        g.played_before = list(ts["played_before"])
-        g.asked = ts["asked"]
-        g.queue = list(ts["queue"])
-        g.call_kind = ts["call_kind"]
-        g.protected = ts["protected"]
-        g.last_taker = ts["last_taker"]
-        g.taken = self.taken
-        g.pending = list(self.pending)
-        g.melds_this_turn = ts["melds_this_turn"]
-        g.played_this_turn = ts["played_this_turn"]
-        g.skip_draw = ts["skip_draw"]
-        g.state_id = view["state_id"]
-        g._legal = None
-        return g
+        k = 0
+        for s, need in enumerate(self.need):
+            if need:
+                st.hands[s].extend(pool[k:k + need])
+                k += need
+        st.stock = pool[k:k + self.view.stock_size]
+        return Game.from_state(self.setup, st)

@@ -1,74 +1,31 @@
-"""Per-seat views: JSON-safe dicts holding exactly what one seat may see."""
+"""The observer: what one seat (or a spectator) sees, and nothing else.
+
+:func:`observe` gives a :class:`View` — frozen, typed (cards as :class:`~rummykit.cards.Card`),
+the form bots, the determinizer and the RL encoders read; :func:`build_view` gives the same
+facts as the JSON-safe dict of the public API (``g.view(seat)``).  A View is also a
+read-only Mapping with the dict's keys, so code written for the dict reads it unchanged.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from operator import attrgetter
+from types import MappingProxyType
+from typing import Any
 
-from ..cards import TEXT, sorted_cards
+from ..cards import TEXT, Card, parse_card, parse_cards
 from ..melds import Rank, face_at
+from .events import Event, FrozenList, _frozen
+from .flow import buy_limit, contract_text
 from .scoring import number
+from .state import TURN_STATE, Phase, Setup, State
 
-if TYPE_CHECKING:
-    from .game import Game
+__all__ = ["Event", "FrozenList", "MeldView", "View", "as_view", "build_view", "observe", "_frozen"]
 
-
-def _read_only(self: Any, *args: Any, **kwargs: Any) -> Any:
-    raise TypeError("a log event is read-only; copy it (dict(event), list(...)) to change it")
-
-
-class _Shared:
-    """What a read-only container shares: copying gives itself; pickling, a plain copy
-    of its own kind."""
-
-    __slots__ = ()
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        plain = list if isinstance(self, list) else dict
-        return (type(self), (plain(self),))  # type: ignore[call-overload]
-
-    def __copy__(self) -> Any:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        return self
-
-
-class FrozenList(_Shared, list[Any]):
-    """A list nobody can change (a log event's list of cards or melds); it still prints,
-    compares and serialises as a list."""
-
-    __slots__ = ()
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only  # type: ignore[assignment]
-    append = extend = insert = remove = pop = clear = sort = reverse = _read_only  # type: ignore[assignment]
-
-
-class Event(_Shared, dict[str, Any]):
-    """One line of the round's log: a read-only dict (``seat``, ``verb``, ``text`` and
-    the facts of the move), read-only all the way down.  Every view shares the game's
-    events instead of copying the whole log for each decision, so none may change one."""
-
-    __slots__ = ()
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for k, v in self.items():
-            if type(v) in _NESTED:  # plain containers; frozen ones are kept as they are
-                dict.__setitem__(self, k, _frozen(v))
-
-    __setitem__ = __delitem__ = __ior__ = _read_only  # type: ignore[assignment]
-    clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
-
-
-_NESTED = (list, tuple, dict)
-
-
-def _frozen(v: Any) -> Any:
-    if type(v) is dict:
-        return Event(v)
-    if type(v) in _NESTED:
-        return FrozenList(_frozen(x) for x in v)
-    return v
+RANKS = "A23456789TJQK"
 
 
 @lru_cache(maxsize=4096)
@@ -79,73 +36,235 @@ def _stands_for(kind: str, suit: int, lo: int, rank: int, n: int) -> tuple[str, 
     return (str(Rank(rank)),) * n
 
 
-def build_view(g: Game, seat: int | None) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class MeldView:
+    """A meld on the table as everyone sees it: a run's suit and first position, or a
+    set's rank, say what each card stands for."""
+
+    number: int  # 1-based, as actions name it
+    owner: int
+    kind: str  # "set", "run" or "pair"
+    cards: tuple[Card, ...]
+    suit: int  # a run's suit (-1 for a set)
+    lo: int  # a run's first position (1 = A low ... 14 = A high)
+    rank: int  # a set's rank (0 for a run)
+
+    def stands_for(self) -> tuple[str, ...]:
+        return _stands_for(self.kind, self.suit, self.lo, self.rank, len(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class View(Mapping[str, Any]):
+    """One seat's view, typed.  ``view["key"]`` gives the JSON-safe value of
+    :func:`build_view`'s dict (built once, on first use)."""
+
+    ruleset: str
+    name: str
+    seat: int | None
+    players: int
+    round: int
+    deals: int | None
+    dealer: int
+    contract: str
+    current_player: int
+    turn: int
+    phase: Phase
+    hand: tuple[Card, ...]  # the seat's own hand, sorted (empty for a spectator)
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    discard_pile: tuple[Card, ...]  # bottom to top
+    melds: tuple[MeldView, ...]
+    down: tuple[bool, ...]
+    buys: tuple[int, ...]
+    buys_left: tuple[int, ...] | None
+    stock_reuses: int
+    scores: tuple[Fraction, ...]
+    kitty: int
+    log: tuple[Event, ...]  # read-only events, shared with the game
+    last_round: Mapping[str, Any] | None
+    is_over: bool
+    winners: tuple[int, ...]
+    state_id: int
+    taken: Card | None  # on the seat's own turn: the card it took from the discard pile
+    must_place: tuple[Card, ...]  # on its own turn: swapped wilds it must still play
+    known: tuple[tuple[Card, ...], ...]  # cards seen going into each hand, not since played
+    turn_state: Mapping[str, Any]  # state.TURN_STATE, typed (cards as Card)
+    settlement: tuple[Fraction, ...] | None = None
+    _json: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def discard_top(self) -> Card | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    # -- the Mapping face: the JSON-safe dict's keys and values
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON-safe dict (a fresh copy each call)."""
+        return dict(self._dict())
+
+    def _dict(self) -> dict[str, Any]:
+        d = self._json
+        if d is None:
+            d = _to_dict(self)
+            object.__setattr__(self, "_json", d)
+        return d
+
+    def __getitem__(self, key: str) -> Any:
+        return self._dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+
+_TURN_KEYS = tuple(key for key, _name, _kind in TURN_STATE)
+_turn_values = attrgetter(*(name for _key, name, _kind in TURN_STATE))
+
+
+def observe(setup: Setup, st: State, seat: int | None) -> View:
     """``seat``'s view; ``None``: a spectator's, public facts only (no hand, no own-turn facts)."""
-    sp = g.spec
-    lim = g._buy_limit() if sp.buying is not None and sp.buy_allowed(g.round_no) else None
-    own_turn = seat == g.current and g.phase in ("draw", "play")
+    sp = setup.spec
+    lim = buy_limit(setup, st) if sp.buying is not None and sp.buy_allowed(st.round_no) else None
+    phase = st.phase
+    own_turn = seat == st.current and (phase is Phase.DRAW or phase is Phase.PLAY)
+    turn = {key: tuple(v) if type(v) is list else v
+            for key, v in zip(_TURN_KEYS, _turn_values(st), strict=True)}
+    return View(
+        ruleset=sp.id, name=sp.name, seat=seat, players=setup.n, round=st.round_no, deals=setup.deals,
+        dealer=st.dealer, contract=contract_text(setup, st),
+        current_player=st.asked if st.asked is not None else st.current, turn=st.current,
+        phase=Phase.OVER if st.is_over else phase,
+        hand=() if seat is None else tuple(sorted(st.hands[seat])),  # Cards sort by suit, then rank
+        hand_sizes=tuple(len(h) for h in st.hands), stock_size=len(st.stock),
+        discard_pile=tuple(st.discard),
+        melds=tuple(MeldView(i + 1, m.owner, m.kind, tuple(m.cards), m.suit, m.lo, m.rank)
+                    for i, m in enumerate(st.table)),
+        down=tuple(st.down), buys=tuple(st.buys),
+        buys_left=None if lim is None else tuple(max(0, lim - b) for b in st.buys),
+        stock_reuses=st.stock_reuses, scores=tuple(st.scores), kitty=st.kitty, log=tuple(st.log),
+        last_round=st.last_round, is_over=st.is_over, winners=tuple(st.winners), state_id=st.state_id,
+        taken=st.taken if own_turn else None, must_place=tuple(st.pending) if own_turn else (),
+        known=tuple(tuple(sorted(k)) for k in st.known),
+        turn_state=MappingProxyType(turn),
+        settlement=None if not st.is_over or st.settlement is None else tuple(st.settlement),
+    )
+
+
+def _json_turn(ts: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, _name, kind in TURN_STATE:
+        v = ts[key]
+        if kind == "card":
+            out[key] = None if v is None else TEXT[v]
+        elif kind == "cards":
+            out[key] = [TEXT[c] for c in v]
+        else:
+            out[key] = list(v) if type(v) is tuple else v
+    return out
+
+
+def _to_dict(v: View) -> dict[str, Any]:
     view: dict[str, Any] = {
-        "ruleset": sp.id,
-        "name": sp.name,
-        "seat": seat,
-        "players": g.n,
-        "round": g.round_no,
-        "deals": g.deals,
-        "dealer": g.dealer,
-        "contract": g.contract_text(),
-        "current_player": g.current_player,
-        "turn": g.current,
-        "phase": "over" if g.is_over else g.phase,
-        "hand": [] if seat is None else [TEXT[c] for c in sorted_cards(g.hands[seat])],
-        "hand_sizes": [len(h) for h in g.hands],
-        "stock_size": len(g.stock),
-        "discard_top": str(g.discard[-1]) if g.discard else None,
-        "discard_size": len(g.discard),
-        "melds": [[TEXT[c] for c in m.cards] for m in g.table],
+        "ruleset": v.ruleset,
+        "name": v.name,
+        "seat": v.seat,
+        "players": v.players,
+        "round": v.round,
+        "deals": v.deals,
+        "dealer": v.dealer,
+        "contract": v.contract,
+        "current_player": v.current_player,
+        "turn": v.turn,
+        "phase": str(v.phase),
+        "hand": [TEXT[c] for c in v.hand],
+        "hand_sizes": list(v.hand_sizes),
+        "stock_size": v.stock_size,
+        "discard_top": TEXT[v.discard_pile[-1]] if v.discard_pile else None,
+        "discard_size": len(v.discard_pile),
+        "melds": [[TEXT[c] for c in m.cards] for m in v.melds],
         "meld_info": [
-            {
-                "number": i + 1,
-                "owner": m.owner,
-                "kind": m.kind,
-                "stands_for": list(_stands_for(m.kind, m.suit, m.lo, m.rank, len(m.cards))),
-            }
-            for i, m in enumerate(g.table)
+            {"number": m.number, "owner": m.owner, "kind": m.kind, "stands_for": list(m.stands_for())}
+            for m in v.melds
         ],
-        "down": list(g.down),
-        "buys": list(g.buys),
-        "buys_left": None if lim is None else [max(0, lim - b) for b in g.buys],
-        "stock_reuses": g.stock_reuses,
-        "scores": [number(s) for s in g.scores],
-        "kitty": g.kitty,
-        "log": list(g.log),  # read-only events, shared
-        "last_round": g.last_round,
-        "is_over": g.is_over,
-        "winners": list(g.winners),
-        "state_id": g.state_id,
+        "down": list(v.down),
+        "buys": list(v.buys),
+        "buys_left": None if v.buys_left is None else list(v.buys_left),
+        "stock_reuses": v.stock_reuses,
+        "scores": [number(s) for s in v.scores],
+        "kitty": v.kitty,
+        "log": list(v.log),  # read-only events, shared
+        "last_round": v.last_round,
+        "is_over": v.is_over,
+        "winners": list(v.winners),
+        "state_id": v.state_id,
         # this seat's own turn facts
-        "taken": str(g.taken) if own_turn and g.taken is not None else None,
-        "must_place": [str(c) for c in g.pending] if own_turn else [],
+        "taken": None if v.taken is None else TEXT[v.taken],
+        "must_place": [TEXT[c] for c in v.must_place],
         # public facts every seat at the table saw: the discard pile (bottom to top), the
         # cards seen going into each hand and not since played, and where the turn stands
-        "discard_pile": [TEXT[c] for c in g.discard],
-        "known": [[TEXT[c] for c in sorted_cards(k)] for k in g.known],
-        "turn_state": {
-            "turn_index": g.turn_index,
-            "discarded_by": list(g.discard_by),  # by pile position: the seat, None if turned up
-            "down_turn": list(g.down_turn),
-            "played_before": list(g.played_before),
-            "asked": g.asked,
-            "queue": list(g.queue),
-            "call_kind": g.call_kind,
-            "protected": g.protected,
-            "last_taker": g.last_taker,
-            "taken": None if g.taken is None else str(g.taken),
-            "pending": [str(c) for c in g.pending],
-            "melds_this_turn": g.melds_this_turn,
-            "played_this_turn": g.played_this_turn,
-            "skip_draw": g.skip_draw,
-        },
+        "discard_pile": [TEXT[c] for c in v.discard_pile],
+        "known": [[TEXT[c] for c in k] for k in v.known],
+        "turn_state": _json_turn(v.turn_state),
     }
-    if g.is_over and g.settlement is not None:
-        view["settlement"] = [number(x) for x in g.settlement]
+    if v.settlement is not None:
+        view["settlement"] = [number(x) for x in v.settlement]
     return view
+
+
+def build_view(setup: Setup, st: State, seat: int | None) -> dict[str, Any]:
+    """``seat``'s view as the JSON-safe dict of the public API (a fresh dict each call)."""
+    return _to_dict(observe(setup, st, seat))
+
+
+# ------------------------------------------------------------------ from a dict view
+
+
+def _meld_from(cards: list[str], info: Mapping[str, Any]) -> MeldView:
+    first = info["stands_for"][0]
+    if info["kind"] == "run":
+        c = parse_card(first)
+        return MeldView(info["number"], info["owner"], "run", tuple(parse_cards(cards)), c.suit, c.rank, 0)
+    return MeldView(info["number"], info["owner"], info["kind"], tuple(parse_cards(cards)), -1, 0,
+                    RANKS.index(first[0]) + 1)
+
+
+def as_view(view: Mapping[str, Any]) -> View:
+    """A View from a view dict (as ``g.view(seat)`` gave it, or read back from JSON);
+    a View is returned as it is.  ValueError when the dict is not a view."""
+    if isinstance(view, View):
+        return view
+    try:
+        ts_in = view["turn_state"]
+        turn: dict[str, Any] = {}
+        for key, _name, kind in TURN_STATE:
+            x = ts_in[key]
+            if kind == "card":
+                turn[key] = None if x is None else parse_card(x)
+            elif kind == "cards":
+                turn[key] = tuple(parse_cards(x))
+            else:
+                turn[key] = tuple(x) if isinstance(x, list) else x
+        settle = view.get("settlement")
+        return View(
+            ruleset=view["ruleset"], name=view["name"], seat=view["seat"], players=view["players"],
+            round=view["round"], deals=view["deals"], dealer=view["dealer"], contract=view["contract"],
+            current_player=view["current_player"], turn=view["turn"], phase=Phase(view["phase"]),
+            hand=tuple(parse_cards(view["hand"])), hand_sizes=tuple(view["hand_sizes"]),
+            stock_size=view["stock_size"], discard_pile=tuple(parse_cards(view["discard_pile"])),
+            melds=tuple(_meld_from(c, i) for c, i in zip(view["melds"], view["meld_info"], strict=True)),
+            down=tuple(view["down"]), buys=tuple(view["buys"]),
+            buys_left=None if view["buys_left"] is None else tuple(view["buys_left"]),
+            stock_reuses=view["stock_reuses"], scores=tuple(Fraction(s) for s in view["scores"]),
+            kitty=view["kitty"], log=tuple(e if isinstance(e, Event) else Event(e) for e in view["log"]),
+            last_round=view["last_round"], is_over=view["is_over"], winners=tuple(view["winners"]),
+            state_id=view["state_id"],
+            taken=None if view["taken"] is None else parse_card(view["taken"]),
+            must_place=tuple(parse_cards(view["must_place"])),
+            known=tuple(tuple(parse_cards(k)) for k in view["known"]),
+            turn_state=MappingProxyType(turn),
+            settlement=None if settle is None else tuple(Fraction(x) for x in settle),
+        )
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"not a view of a game: {type(e).__name__} {e}") from None

@@ -100,7 +100,7 @@ class PlainUI:
             self.say(f"Hint: {action.text()}. {why}")
             return True
         if text in ("?", "rules"):
-            from ..cli.describe import describe_rules
+            from ..rules.describe import describe_rules
 
             self.say(describe_rules(self.variant))
             return True

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine.actions import Action
-from ..engine.game import Game, IllegalActionError, new_game
-from ..engine.record import make_record, replay
+from ..engine.game import Game, IllegalActionError, new_game, replay
+from ..engine.record import make_record
 from ..players import make_player
 from ..rules.registry import Variant
 from ..store import SavedGame, Store

@@ -822,7 +822,7 @@ class RummyApp(App[None]):
         self.refresh_all()
 
     def action_help(self) -> None:
-        from ..cli.describe import describe_rules
+        from ..rules.describe import describe_rules
 
         self.push_screen(Question(KEYS + "\n" + describe_rules(self.variant), [("ok", "Close")],
                                   help_key="question_mark"))

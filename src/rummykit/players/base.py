@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..engine.actions import Action
@@ -12,11 +12,13 @@ from ..engine.actions import Action
 class Player(Protocol):
     """A seat's decision maker.  It is given the seat's view and the legal actions only,
     so it cannot see a hidden card; with the same seed, view and actions it chooses the
-    same action."""
+    same action.  The view is ``g.view(seat)``'s dict, or the typed
+    :class:`~rummykit.engine.view.View` (``g.observe(seat)``), which reads as the same
+    Mapping: the built-in players read the typed one without parsing text."""
 
     name: str
 
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action: ...
+    def choose(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action: ...
 
 
 LEVELS = ("random", "easy", "medium", "hard")

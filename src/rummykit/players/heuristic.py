@@ -10,10 +10,10 @@ to going out, and not a card that feeds a meld on the table when it has a choice
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
 
-from ..cards import NUM_FACES, Card, format_cards, parse_card, parse_cards
+from ..cards import NUM_FACES, Card, format_cards
 from ..engine.actions import (
     Action,
     Buy,
@@ -28,12 +28,31 @@ from ..engine.actions import (
     Take,
 )
 from ..engine.game import Game
-from ..engine.sample import table_from_view
+from ..engine.sample import table_from_melds
+from ..engine.view import View, as_view
 from ..melds import MeldRules, TableMeld
 from ..rules.registry import Variant, get_variant
 from ..rules.spec import describe_contract
 
 Why = Callable[[], str]  # the sentence, built only when someone asks (rollouts never do)
+
+
+class Seen(NamedTuple):
+    """The few facts of a seat's view the heuristic weighs (typed: cards are Cards)."""
+
+    seat: int
+    players: int
+    phase: str
+    round: int
+    top: Card | None  # the top discard
+    down: Sequence[bool]
+    hand_sizes: Sequence[int]
+    taken: Card | None  # the card the seat took from the discard pile this turn
+
+    @classmethod
+    def of(cls, v: View) -> Seen:
+        assert v.seat is not None
+        return cls(v.seat, v.players, v.phase, v.round, v.discard_top, v.down, v.hand_sizes, v.taken)
 
 
 class HeuristicPlayer:
@@ -51,17 +70,16 @@ class HeuristicPlayer:
 
     # -- what the view says ---------------------------------------------------------------
 
-    def _setup(self, view: dict[str, Any]) -> tuple[Variant, MeldRules, list[Card], list[TableMeld]]:
-        v = self.variant or get_variant(view["ruleset"])
-        rules = v.meld_rules(view["players"])
-        table = table_from_view(view, rules, v.spec.wild_limit_on_layoffs)
-        return v, rules, parse_cards(view["hand"]), table
+    def _setup(self, view: View) -> tuple[Variant, MeldRules, list[Card], list[TableMeld]]:
+        v = self.variant or get_variant(view.ruleset)
+        rules = v.meld_rules(view.players, view.round)
+        table = table_from_melds(view.melds, rules, v.spec.wild_limit_on_layoffs)
+        return v, rules, list(view.hand), table
 
-    def _shortfall(self, v: Variant, view: dict[str, Any], cards: Sequence[Card]) -> int:
-        seat = view["seat"]
-        if not v.spec.contracts or view["down"][seat]:
+    def _shortfall(self, v: Variant, view: Seen, cards: Sequence[Card]) -> int:
+        if not v.spec.contracts or view.down[view.seat]:
             return 0
-        return v.solver(view["players"]).shortfall(cards, v.spec.contract(view["round"]))
+        return v.solver(view.players, view.round).shortfall(cards, v.spec.contract(view.round))
 
     @staticmethod
     def _useful(c: Card, hand: Sequence[Card], rules: MeldRules) -> int:
@@ -70,21 +88,24 @@ class HeuristicPlayer:
 
     # -- choosing ---------------------------------------------------------------------
 
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
-        """The action :meth:`explain` suggests, without building its sentence."""
+    def choose(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
+        """The action :meth:`explain` suggests, without building its sentence.  ``view``:
+        the seat's View, or its dict."""
         acts = list(legal_actions)
         if len(acts) == 1:
             return acts[0]
-        v, rules, hand, table = self._setup(view)
-        return self._decide(v, view, rules, hand, table, acts)[0]
+        tv = as_view(view)
+        v, rules, hand, table = self._setup(tv)
+        return self._decide(v, Seen.of(tv), rules, hand, table, acts)[0]
 
-    def explain(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> tuple[Action, str]:
+    def explain(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> tuple[Action, str]:
         """The suggested action and one sentence why."""
         acts = list(legal_actions)
         if len(acts) == 1:
             return acts[0], "It is the only legal action."
-        v, rules, hand, table = self._setup(view)
-        action, why = self._decide(v, view, rules, hand, table, acts)
+        tv = as_view(view)
+        v, rules, hand, table = self._setup(tv)
+        action, why = self._decide(v, Seen.of(tv), rules, hand, table, acts)
         return action, why()
 
     def choose_in_game(self, g: Game, seat: int, acts: list[Action]) -> Action:
@@ -92,17 +113,15 @@ class HeuristicPlayer:
         player's own sampled game, where reading the view again would be slow."""
         if len(acts) == 1:
             return acts[0]
-        view = {
-            "seat": seat, "players": g.n, "phase": g.phase, "round": g.round_no,
-            "discard_top": str(g.discard[-1]) if g.discard else None, "down": g.down,
-            "hand_sizes": [len(h) for h in g.hands], "ruleset": g.spec.id,
-            "taken": str(g.taken) if g.taken is not None else None,
-        }
-        return self._decide(g.variant, view, g.rules, list(g.hands[seat]), g.table, acts)[0]  # no sentence
+        st = g.state
+        seen = Seen(seat, g.n, st.phase, st.round_no, st.discard[-1] if st.discard else None, st.down,
+                    [len(h) for h in st.hands], st.taken)
+        assert st.rules is not None
+        return self._decide(g.variant, seen, st.rules, list(st.hands[seat]), st.table, acts)[0]  # no sentence
 
-    def _decide(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
+    def _decide(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
                 table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
-        phase = view["phase"]
+        phase = view.phase
         if phase == "may_i":
             return self._window(v, view, hand, acts)
         if phase == "call":
@@ -111,16 +130,17 @@ class HeuristicPlayer:
             return self._draw(v, view, rules, hand, table, acts)
         return self._play(v, view, rules, hand, table, acts)
 
-    def _contract_words(self, v: Variant, view: dict[str, Any]) -> str:
+    def _contract_words(self, v: Variant, view: Seen) -> str:
         if not v.spec.contracts:
             return "your melds"
-        return describe_contract(v.spec.contract(view["round"]))
+        return describe_contract(v.spec.contract(view.round))
 
-    def _window(self, v: Variant, view: dict[str, Any], hand: list[Card],
+    def _window(self, v: Variant, view: Seen, hand: list[Card],
                 acts: list[Action]) -> tuple[Action, Why]:
-        top = parse_card(view["discard_top"])
-        dealt = v.spec.cards_dealt(view["round"], view["players"])
-        danger = min(n for s, n in enumerate(view["hand_sizes"]) if s != view["seat"]) <= 3
+        top = view.top
+        assert top is not None
+        dealt = v.spec.cards_dealt(view.round, view.players)
+        danger = min(n for s, n in enumerate(view.hand_sizes) if s != view.seat) <= 3
         if Buy() not in acts or len(hand) > dealt + 3 or danger:
             before = after = 0  # no buying: not worth measuring
         else:
@@ -132,7 +152,7 @@ class HeuristicPlayer:
         return Pass(), lambda: (f"Pass on {top}: it does not bring {self._contract_words(v, view)} "
                                 "closer enough to pay for.")
 
-    def _call(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
+    def _call(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
               table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
         calls = [a for a in acts if isinstance(a, (CallShanghai, CallRummy))]
         if not calls:
@@ -145,26 +165,26 @@ class HeuristicPlayer:
         shed = best[0]
         return CallRummy(shed), lambda: f"Call Rummy and shed {shed}: the card least useful to you."
 
-    def _draw(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
+    def _draw(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
               table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
         for a in acts:  # meld-before-draw rulesets: play first
             if isinstance(a, (Meld, LayOff, Swap)):
                 return self._play(v, view, rules, hand, table, acts)
-        if Take() in acts and view["discard_top"]:
-            top = parse_card(view["discard_top"])
+        top = view.top
+        if Take() in acts and top is not None:
             before = self._shortfall(v, view, hand)
             after = self._shortfall(v, view, hand + [top])
             if after < before:
                 return Take(), lambda: (f"Take {top}: it brings {self._contract_words(v, view)} closer "
                                         f"({before} cards short, then {after}).")
-            if not v.spec.contracts or view["down"][view["seat"]]:
+            if not v.spec.contracts or view.down[view.seat]:
                 if any(m.layoff_meanings(top, rules) for m in table) and not rules.is_wild(top):
                     return Take(), lambda: f"Take {top}: it can be laid off at once."
                 if self._useful(top, hand, rules) >= 2:
                     return Take(), lambda: f"Take {top}: it goes with cards you hold."
         return Draw(), lambda: "Draw from the stock: the discard does not help."
 
-    def _play(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
+    def _play(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
               table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
         melds = [a for a in acts if isinstance(a, Meld)]
         if melds:
@@ -190,23 +210,23 @@ class HeuristicPlayer:
             return Discard(c), lambda: self._discard_reason(v, view, rules, hand, c)
         return acts[0], lambda: "It is the only way to go on."
 
-    def _danger(self, view: dict[str, Any]) -> bool:
+    def _danger(self, view: Seen) -> bool:
         if self.careless:
             return False
-        return min(n for s, n in enumerate(view["hand_sizes"]) if s != view["seat"]) <= 3
+        return min(n for s, n in enumerate(view.hand_sizes) if s != view.seat) <= 3
 
-    def _rank_discards(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
+    def _rank_discards(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
                        table: list[TableMeld], options: list[Card]) -> list[Card]:
         values = v.values
         danger = self._danger(view)
         usefulness = _usefulness(hand, rules)
-        if v.spec.contracts and not view["down"][view["seat"]]:
-            shorts = v.solver(view["players"]).shortfalls_without(hand, v.spec.contract(view["round"]))
+        if v.spec.contracts and not view.down[view.seat]:
+            shorts = v.solver(view.players, view.round).shortfalls_without(hand, v.spec.contract(view.round))
         else:
             shorts = {}
         # the card just taken from the discard pile goes back only if nothing else can:
         # throwing it back gains nothing, and seats doing so in turn never end the deal
-        taken = parse_card(view["taken"]) if view.get("taken") else None
+        taken = view.taken
         scored = []
         for c in dict.fromkeys(options):
             short = shorts.get(c, 0)
@@ -221,13 +241,13 @@ class HeuristicPlayer:
         scored.sort()
         return [c for _, _, c in scored]
 
-    def _discard_reason(self, v: Variant, view: dict[str, Any], rules: MeldRules, hand: list[Card],
+    def _discard_reason(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
                         c: Card) -> str:
         if self._danger(view):
             return f"Discard {c}: an opponent is close to going out, so shed a costly card."
         usefulness = _usefulness(hand, rules)
         keep = [o for o in hand if o != c and usefulness(o) > 0]
-        if keep and v.spec.contracts and not view["down"][view["seat"]]:
+        if keep and v.spec.contracts and not view.down[view.seat]:
             shown = format_cards(sorted(keep)[:4])
             return f"Discard {c}: keep {shown}, they go toward {self._contract_words(v, view)}."
         return f"Discard {c}: it is the card least useful to your plan."

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.actions import Action
@@ -15,5 +15,5 @@ class RandomPlayer:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+    def choose(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
         return legal_actions[self.rng.randrange(len(legal_actions))]

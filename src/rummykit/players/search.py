@@ -19,16 +19,16 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..cards import parse_card
 from ..engine.actions import Action, Buy, Discard, Draw, Pass, Take
 from ..engine.game import Game
 from ..engine.sample import Determinizer
+from ..engine.view import as_view
 from ..rules.registry import Variant, get_variant
-from .heuristic import HeuristicPlayer
+from .heuristic import HeuristicPlayer, Seen
 
 
 class SearchPlayer:
@@ -62,38 +62,41 @@ class SearchPlayer:
         self.heuristic = HeuristicPlayer(seed, variant)
         self.last_stats: dict[str, Any] = {}
 
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+    def choose(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
         return self.explain(view, legal_actions)[0]
 
     # -- which decisions are searched ------------------------------------------------------
 
-    def candidates(self, view: dict[str, Any], acts: list[Action], hint: Action) -> list[Action]:
+    def candidates(self, view: Mapping[str, Any], acts: list[Action], hint: Action) -> list[Action]:
         """The actions worth comparing; one action means: no search needed.  Taking or
         buying a card is weighed only when the card brings the contract closer or goes
         with the hand: otherwise it only adds penalty."""
-        phase = view["phase"]
+        tv = as_view(view)
+        seen = Seen.of(tv)
+        phase = tv.phase
         h = self.heuristic
-        if phase in ("may_i", "draw") and isinstance(hint, (Take, Draw, Buy, Pass)) and view["discard_top"]:
-            v, rules, hand, table = h._setup(view)
-            top = parse_card(view["discard_top"])
-            helps = h._shortfall(v, view, hand + [top]) < h._shortfall(v, view, hand)
+        top = tv.discard_top
+        if phase in ("may_i", "draw") and isinstance(hint, (Take, Draw, Buy, Pass)) and top is not None:
+            v, rules, hand, table = h._setup(tv)
+            helps = h._shortfall(v, seen, hand + [top]) < h._shortfall(v, seen, hand)
             if not helps and not isinstance(hint, (Take, Buy)):
-                free = view["down"][view["seat"]] or not v.spec.contracts
+                free = seen.down[seen.seat] or not v.spec.contracts
                 if not free or h._useful(top, hand, rules) < 1:
                     return [hint]
             if phase == "may_i":
                 return [a for a in acts if isinstance(a, (Buy, Pass))]
             return [a for a in acts if isinstance(a, (Take, Buy)) or a == Draw()]
         if phase == "play" and isinstance(hint, Discard):
-            v, rules, hand, table = h._setup(view)
+            v, rules, hand, table = h._setup(tv)
             options = [a.card for a in acts if isinstance(a, Discard)]
-            ranked = h._rank_discards(v, view, rules, hand, table, options)
+            ranked = h._rank_discards(v, seen, rules, hand, table, options)
             return [Discard(c) for c in ranked[: self.width]]
         return [hint]
 
     # -- the search ------------------------------------------------------------------------
 
-    def explain(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> tuple[Action, str]:
+    def explain(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> tuple[Action, str]:
+        view = as_view(view)
         acts = list(legal_actions)
         hint, why = self.heuristic.explain(view, acts)
         cands = self.candidates(view, acts, hint)
@@ -140,17 +143,19 @@ class SearchPlayer:
                 close = True
         return best, close and best == base
 
-    def evaluate(self, view: dict[str, Any], cands: list[Action], base: int = 0) -> list[list[float]]:
+    def evaluate(self, view: Mapping[str, Any], cands: list[Action], base: int = 0) -> list[list[float]]:
         """Each candidate's rollout outcomes (higher is better), one per determinization:
         ``samples`` of them, or up to ``most`` while the verdict against ``base`` (the
         heuristic's choice) is close."""
-        v = self.variant or get_variant(view["ruleset"])
-        seat = view["seat"]
+        tv = as_view(view)
+        v = self.variant or get_variant(tv.ruleset)
+        seat = tv.seat
+        assert seat is not None
         sign = 1 if v.spec.scoring == "winner_takes" else -1
         values: list[list[float]] = [[] for _ in cands]
         start = time.perf_counter()
         deadline = start + self.budget
-        deals = Determinizer(view, v)
+        deals = Determinizer(tv, v)
         done = 0
         target = self.samples
         while done < target:
@@ -160,8 +165,9 @@ class SearchPlayer:
             deal_seed = self.rng.getrandbits(63)
             play_seed = self.rng.getrandbits(32)
             row = []
+            dealt = deals.sample(random.Random(deal_seed))
             for a in cands:
-                g = deals.sample(random.Random(deal_seed))
+                g = dealt.copy()  # the same deal for every candidate
                 g.apply(a)
                 got = self._rollout(g, seat, play_seed, sign, deadline)
                 if got is None:

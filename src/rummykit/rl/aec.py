@@ -15,8 +15,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.env import AECEnv
 
-from ..engine.actions import Action, CallShanghai, LayOff, Meld
+from ..engine.actions import Action, Meld
 from ..engine.game import Game, new_game
+from ..engine.view import View
 from ..rules.registry import Variant, get_variant
 from .encoding import ActionCodec, ActionSpace, ObservationEncoder
 
@@ -89,25 +90,22 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     def _refresh(self) -> None:
         g = self.game
         assert g is not None
-        self._views: dict[int, dict[str, Any]] = {}
+        self._views: dict[int, View] = {}
         if g.is_over:
             self._table, self._melds = {}, []
             return
         seat = g.current_player
         self.agent_selection = self.possible_agents[seat]
         legal = g.legal_actions()
-        stands: list[list[str]] = []
-        if g.table and any(isinstance(a, (LayOff, CallShanghai)) for a in legal):
-            stands = [m["stands_for"] for m in self._view(seat)["meld_info"]]
-        self._table = self.codec.table(legal, stands)
+        self._table = self.codec.table(legal, self._view(seat).melds)
         self._melds = [a for a in legal if isinstance(a, Meld)]
 
-    def _view(self, seat: int) -> dict[str, Any]:
-        """``view(seat)`` of the position now (built once per step)."""
+    def _view(self, seat: int) -> View:
+        """The seat's typed view of the position now (built once per step)."""
         got = self._views.get(seat)
         if got is None:
             assert self.game is not None
-            got = self._views[seat] = self.game.view(seat)
+            got = self._views[seat] = self.game.observe(seat)
         return got
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -6,7 +6,8 @@ slot (0-based, in the order the melds went down) and a wild card's lay-off on a 
 its end; melds are an indexed block: id ``MELD + k`` is the k-th meld action
 ``legal_actions()`` lists, and the observation describes each of those options.
 
-Observations: a float32 vector built from ``view(seat)`` alone (``ObservationEncoder``;
+Observations: a float32 vector built from the seat's typed view (``g.observe(seat)``, the
+same facts as ``view(seat)``) alone (``ObservationEncoder``;
 docs/rl.md lists its fields), seats taken relative to the observer (0 = itself).
 """
 
@@ -32,6 +33,8 @@ from ..engine.actions import (
     Swap,
     Take,
 )
+from ..engine.view import MeldView, as_view
+from ..melds import face_at
 from ..rules.registry import Variant
 from ..rules.spec import KIND_NAMES
 
@@ -89,17 +92,18 @@ class ActionCodec:
     def __init__(self, space: ActionSpace):
         self.space = space
 
-    def _end(self, lay: LayOff, stands_for: Sequence[Sequence[str]]) -> int:
+    def _end(self, lay: LayOff, melds: Sequence[MeldView]) -> int:
         """0: a natural card, a set's rank, or a run's low end; 1: a run's high end."""
         if not isinstance(lay.meaning, Card):
             return 0  # a natural card (None) or a set's rank
-        first = CODE[stands_for[lay.meld][0]]
+        m = melds[lay.meld]
+        first = face_at(m.suit, m.lo)
         return 0 if int(lay.meaning) == _pred(first) else 1
 
-    def encode(self, a: Action, stands_for: Sequence[Sequence[str]], meld_index: int = -1) -> int:
-        """The id of ``a``; ``stands_for`` is the view's meaning of every table card
-        (``meld_info[i]["stands_for"]``), ``meld_index`` a meld action's place among the
-        melds ``legal_actions()`` lists."""
+    def encode(self, a: Action, melds: Sequence[MeldView], meld_index: int = -1) -> int:
+        """The id of ``a``; ``melds`` are the view's table melds (:attr:`View.melds`: a
+        wild's lay-off on a run names its end), ``meld_index`` a meld action's place among
+        the melds ``legal_actions()`` lists."""
         sp = self.space
         if isinstance(a, Draw):
             return 5 if a.both else 0
@@ -118,11 +122,11 @@ class ActionCodec:
             return sp.rummy + int(a.card)
         if isinstance(a, CallShanghai):
             if a.layoff is not None:
-                return sp.shanghai_call + 2 * a.layoff.meld + self._end(a.layoff, stands_for)
+                return sp.shanghai_call + 2 * a.layoff.meld + self._end(a.layoff, melds)
             assert a.discard is not None
             return sp.shanghai_discard + int(a.discard)
         if isinstance(a, LayOff):
-            return sp.layoff + (int(a.card) * sp.slots + a.meld) * 2 + self._end(a, stands_for)
+            return sp.layoff + (int(a.card) * sp.slots + a.meld) * 2 + self._end(a, melds)
         if isinstance(a, Swap):
             return sp.swap + int(a.card) * sp.slots + a.meld
         if isinstance(a, Meld):
@@ -131,19 +135,19 @@ class ActionCodec:
             return sp.meld + meld_index
         raise ValueError(f"no id for {a!r}")
 
-    def table(self, legal: Sequence[Action], stands: Sequence[Sequence[str]]) -> dict[int, Action]:
+    def table(self, legal: Sequence[Action], melds: Sequence[MeldView]) -> dict[int, Action]:
         """id -> action, for every legal action (each legal action has its own id);
-        ``stands`` as for :meth:`encode`."""
+        ``melds`` as for :meth:`encode`."""
         out: dict[int, Action] = {}
         k = 0
         for a in legal:
             if isinstance(a, Meld):
                 if k >= MELD_OPTIONS:
                     continue  # documented limit: never reached in bot games
-                i = self.encode(a, stands, k)
+                i = self.encode(a, melds, k)
                 k += 1
             else:
-                i = self.encode(a, stands)
+                i = self.encode(a, melds)
             if i in out:
                 raise AssertionError(f"two legal actions share id {i}: {out[i]} and {a}")
             out[i] = a
@@ -199,53 +203,45 @@ class ObservationEncoder:
         return got
 
     def encode(self, view: Mapping[str, Any], melds: Sequence[Meld] = ()) -> np.ndarray:
-        """The vector of ``view``; ``melds``: the meld options the observer may choose now."""
+        """The vector of ``view`` (a :class:`View`, or the view dict); ``melds``: the meld
+        options the observer may choose now."""
+        v = as_view(view)
         n = self.n
         o = self.offsets
-        x = np.zeros(self.size, dtype=np.float32)
-        me = view["seat"] if view["seat"] is not None else 0
-
-        def rel(s: int) -> int:
-            return (s - me) % n
-
-        for t in view["hand"]:
-            x[o["hand"] + CODE[t]] += 1
-        if view["discard_top"] is not None:
-            x[o["discard_top"] + CODE[view["discard_top"]]] = 1
-        for t in view["discard_pile"]:
-            x[o["discard_pile"] + CODE[t]] += 1
-        for s, cards in enumerate(view["known"]):
-            if s == me:
-                continue
-            base = o["known"] + (rel(s) - 1) * NUM_FACES
-            for t in cards:
-                x[base + CODE[t]] += 1
-        slots = self.space.slots
-        for i, (cards, info) in enumerate(zip(view["melds"], view["meld_info"], strict=True)):
-            if i >= slots:
-                break
-            base = o["table"] + i * self.slot_width
-            for t in cards:
-                x[base + CODE[t]] += 1
-            x[base + NUM_FACES + KINDS.index(info["kind"])] = 1
-            x[base + NUM_FACES + len(KINDS) + rel(info["owner"])] = 1
-        for s in range(n):
-            r = rel(s)
-            x[o["hand_sizes"] + r] = view["hand_sizes"][s] / 20
-            x[o["down"] + r] = float(view["down"][s])
-            if view["buys_left"] is not None:
-                x[o["buys_left"] + r] = view["buys_left"][s] / 5
-            x[o["scores"] + r] = float(view["scores"][s]) / 500
-        x[o["phase"] + PHASES.index(view["phase"])] = 1
-        x[o["asked"]] = float(view["turn_state"]["asked"] == view["seat"] and view["seat"] is not None)
-        x[o["turn"] + rel(view["turn"])] = 1
-        x[o["round"]] = view["round"] / (view["deals"] or 10)
-        c = self._contract(view["round"])
+        me = v.seat if v.seat is not None else 0
+        order = [(me + k) % n for k in range(n)]  # seats relative to the observer
+        # every count field at once: one index per card, counted by one bincount
+        at = o["hand"]
+        idx = [at + c for c in v.hand]
+        top = v.discard_top
+        if top is not None:
+            idx.append(o["discard_top"] + top)
+        at = o["discard_pile"]
+        idx += [at + c for c in v.discard_pile]
+        for r in range(1, n):
+            at = o["known"] + (r - 1) * NUM_FACES
+            idx += [at + c for c in v.known[order[r]]]
+        width = self.slot_width
+        for i, m in enumerate(v.melds[: self.space.slots]):
+            at = o["table"] + i * width
+            idx += [at + c for c in m.cards]
+            idx.append(at + NUM_FACES + KINDS.index(m.kind))
+            idx.append(at + NUM_FACES + len(KINDS) + (m.owner - me) % n)
+        for k, option in enumerate(melds[:MELD_OPTIONS]):
+            at = o["meld_options"] + k * NUM_FACES
+            idx += [at + c for c in option.cards()]
+        idx.append(o["phase"] + PHASES.index(v.phase))
+        idx.append(o["turn"] + (v.turn - me) % n)
+        x = np.bincount(idx, minlength=self.size).astype(np.float32)
+        x[o["hand_sizes"]: o["hand_sizes"] + n] = [v.hand_sizes[s] / 20 for s in order]
+        x[o["down"]: o["down"] + n] = [float(v.down[s]) for s in order]
+        if v.buys_left is not None:
+            x[o["buys_left"]: o["buys_left"] + n] = [v.buys_left[s] / 5 for s in order]
+        x[o["scores"]: o["scores"] + n] = [float(v.scores[s]) / 500 for s in order]
+        x[o["asked"]] = float(v.seat is not None and v.turn_state["asked"] == v.seat)
+        x[o["round"]] = v.round / (v.deals or 10)
+        c = self._contract(v.round)
         x[o["contract"]: o["contract"] + len(c)] = c
-        x[o["stock"]] = view["stock_size"] / 100
-        x[o["discards"]] = view["discard_size"] / 100
-        for k, m in enumerate(melds[:MELD_OPTIONS]):
-            base = o["meld_options"] + k * NUM_FACES
-            for card in m.cards():
-                x[base + int(card)] += 1
+        x[o["stock"]] = v.stock_size / 100
+        x[o["discards"]] = len(v.discard_pile) / 100
         return x

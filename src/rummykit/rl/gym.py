@@ -53,7 +53,7 @@ class RummyGymEnv(gymnasium.Env):  # type: ignore[misc]
             seat = aec.possible_agents.index(aec.agent_selection)
             g = aec.game
             assert g is not None
-            act = self._bots[seat].choose(g.view(seat), g.legal_actions())
+            act = self._bots[seat].choose(g.observe(seat), g.legal_actions())
             aec.step(aec.id_of(act))
             got += aec.rewards.get(self.me, 0.0)
         return got

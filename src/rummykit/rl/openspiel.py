@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from ..engine.actions import Action, CallShanghai, LayOff, Meld
+from ..engine.actions import Action, Meld
 from ..engine.game import Game, new_game
 from ..engine.sample import determinize
 from ..rules.registry import get_variant
@@ -127,10 +127,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
             g = self.g
             assert g is not None
             legal = g.legal_actions()
-            stands: list[list[str]] = []
-            if g.table and any(isinstance(a, (LayOff, CallShanghai)) for a in legal):
-                stands = [m["stands_for"] for m in g.view(g.current_player)["meld_info"]]
-            self._table = self.setup.codec.table(legal, stands)
+            self._table = self.setup.codec.table(legal, g.observe(g.current_player).melds)
         return self._table
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -168,7 +165,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         if self.g is None or self._over():
             return self.clone()
         rng = random.Random(int(probability_sampler() * 2**53))
-        return RummyState(self.get_game(), determinize(self.g.view(player_id), rng, self.setup.variant))
+        return RummyState(self.get_game(), determinize(self.g.observe(player_id), rng, self.setup.variant))
 
     def __str__(self) -> str:
         if self.g is None:
@@ -193,7 +190,7 @@ class RummyObserver:
         melds: list[Meld] = []
         if not state._over() and player == state.g.current_player:
             melds = [a for a in state._ids().values() if isinstance(a, Meld)]
-        self.tensor[:] = self.game.encoder.encode(state.g.view(player), melds)
+        self.tensor[:] = self.game.encoder.encode(state.g.observe(player), melds)
 
     def string_from(self, state: RummyState, player: int) -> str:
         if state.g is None:

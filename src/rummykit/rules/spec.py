@@ -8,14 +8,13 @@ with extra keys forbidden, so a rules file gets one message per bad key.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..cards import JOKER_CODE
-from ..melds import MeldRules
+from ..melds import Component, MeldRules
 
 VALUE_KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "JK")
 _COMPONENT = re.compile(r"^(\d*)([SRPM])(\d+)$")
@@ -25,14 +24,6 @@ MAX_VALUE = 1000  # a card's penalty value, a buy's cost, a cut bonus
 MAX_DEALS = 1000
 MAX_TARGET = 10**6
 KIND_NAMES = {"S": "set", "R": "run", "P": "pair", "M": "meld"}
-
-
-@dataclass(frozen=True, slots=True)
-class Component:
-    """One meld a contract asks for: ``kind`` is set, run, pair or meld (set or run)."""
-
-    kind: str
-    size: int
 
 
 @lru_cache(maxsize=256)

@@ -8,7 +8,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from ..engine.record import replay
+from ..engine.game import replay
 
 
 class Replays:

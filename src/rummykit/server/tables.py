@@ -16,7 +16,6 @@ decides, never the fastest click.
 from __future__ import annotations
 
 import asyncio
-import copy
 import hashlib
 import hmac
 import json
@@ -29,8 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action, format_action, parse_action
-from ..engine.game import Game, IllegalActionError, new_game
-from ..engine.record import replay
+from ..engine.game import Game, IllegalActionError, new_game, replay
 from ..engine.scoring import number
 from ..players import make_player
 from ..rules.registry import Variant
@@ -492,10 +490,10 @@ class Table:
     def _asked(self, queue: list[int], seat: int) -> Game:
         """The game as the engine would ask ``seat`` in this window: the seats ahead of it
         have passed (a pass inside a window only moves the engine's queue on)."""
-        sim = copy.copy(self.game)
-        sim.queue = queue[queue.index(seat):]
-        sim.asked = seat
-        sim._legal = None
+        sim = self.game.copy()
+        sim.state.queue = queue[queue.index(seat):]
+        sim.state.asked = seat
+        sim.state.legal = None
         return sim
 
     def _window_key(self) -> tuple[Any, ...]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ..rules.registry import Variant
-from ..rules.spec import VALUE_KEYS, describe_contract
+from .registry import Variant
+from .spec import VALUE_KEYS, describe_contract
 
 ACE = {
     "low": "aces are low only (A-2-3)",

@@ -1,0 +1,523 @@
+"""Putting cards on the table: melds (the contract, and single melds after it or in the
+Basic family), lay-offs, and swapping a card for a melded wild.
+
+For each action: ``why_not_x`` (the reason it is barred now, or None), ``x_options``
+(the listed legal moves) and ``apply_x`` (verify, then play; see :mod:`.draw`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from ..cards import CARDS, Card, format_cards
+from ..melds import Rank, Reading, TableMeld, face_at, reading_from_items
+from ..rules.spec import Component
+from ..solver import ContractRules, Solver
+from .actions import Action, IllegalActionError, LayOff, Meld, Swap
+from .flow import (
+    contract,
+    contract_needed,
+    contract_text,
+    event,
+    forget,
+    seat_name,
+    went_out,
+    whole_hand_round,
+)
+from .state import Phase, Setup, State
+
+
+def _meanings(rd: Reading) -> tuple[tuple[int, int], ...]:
+    """What each card of a reading stands for, as (card, face or rank) pairs, in order."""
+    if rd.kind == "run":
+        return tuple(sorted((int(c), int(face_at(rd.suit, rd.lo + i))) for i, c in enumerate(rd.cards)))
+    return tuple(sorted((int(c), rd.rank) for c in rd.cards))
+
+
+# ------------------------------------------------------------------ when
+
+def when_table_play(setup: Setup, st: State) -> None:
+    """Melds, lay-offs and swaps come after the draw (or, where the rules say so, only before it)."""
+    if setup.spec.meld_before_draw:
+        if st.phase != Phase.DRAW:
+            raise IllegalActionError(
+                "In this game you meld and lay off only at the start of your turn, before drawing")
+    elif st.phase != Phase.PLAY:
+        raise IllegalActionError("Draw first: take the top discard or draw from the stock")
+
+
+def why_not_meld(setup: Setup, st: State, seat: int) -> str | None:
+    sp = setup.spec
+    if sp.contracts:
+        if not st.down[seat]:
+            return None
+        mode = sp.after_contract_melds
+        if mode == "none":
+            return "After the contract you may only lay off, not lay down new melds"
+        if mode == "later_turns" and st.down_turn[seat] == st.turn_index:
+            return "New melds after the contract wait for a later turn"
+        return None
+    if sp.melds_per_turn == "one" and st.melds_this_turn >= 1:
+        return "You may lay down only one meld a turn"
+    return None
+
+
+def why_not_layoff(setup: Setup, st: State, seat: int) -> str | None:
+    sp = setup.spec
+    if sp.contracts:
+        if not st.down[seat]:
+            return f"You must meet the contract — {contract_text(setup, st)} — before laying off"
+        if st.down_turn[seat] == st.turn_index and not sp.layoff_on_contract_turn:
+            return "You may not lay off on the turn you meet the contract; wait for your next turn"
+        return None
+    if st.round_no in sp.whole_hand_meld_deals and not st.down[seat]:
+        return "In this deal nobody may lay off before melding the whole hand"
+    if not sp.layoff_before_own_meld and not st.down[seat]:
+        return "You must lay down a meld of your own before laying off"
+    return None
+
+
+def why_not_swap(setup: Setup, st: State, seat: int) -> str | None:
+    mode = setup.spec.swap
+    if mode == "none":
+        return "Melded wild cards cannot be taken back in this game"
+    if mode == "to_hand":
+        return None
+    if not st.down[seat]:
+        return "You must meet the contract before swapping for a joker"
+    if mode in ("layoff_same_turn", "new_meld_same_turn") and st.down_turn[seat] == st.turn_index:
+        return "You may swap for a joker only on a turn after the one you met the contract"
+    if mode == "table_same_turn":
+        return why_not_layoff(setup, st, seat)
+    return None
+
+
+def why_not_leave(setup: Setup, st: State, seat: int, cards: Sequence[Card],
+                  melds: Sequence[Reading] = (), onto: LayOff | None = None) -> str | None:
+    """Why playing ``cards`` from hand (as new ``melds``, or laid off ``onto`` a meld)
+    would leave an illegal position, or None."""
+    hand = st.hands[seat]
+    left = len(hand) - len(cards)
+    sp = setup.spec
+    if left == 1 and not sp.go_out_by_discard and not sp.no_playable_discard:
+        last = _last_card(hand, cards)
+        if not _fits_after(setup, st, last, melds, onto):
+            return (f"That would leave you only {last}, which you could neither play nor discard "
+                    f"(in this game you go out only by playing every card)")
+    whole = whole_hand_round(setup, st)
+    if left == 0:
+        if not sp.go_out_without_discard and not whole:
+            return "You must keep a card to discard: in this game you go out by discarding"
+        return None
+    if whole and contract_needed(setup, st, seat):
+        return f"In this deal the contract — {contract_text(setup, st)} — must use every card in your hand"
+    if left == 1 and sp.no_discard_of_taken_card and st.taken is not None:
+        last = _last_card(hand, cards)
+        if last == st.taken:
+            return (f"That would leave only {last}, the card you took from the discard pile, "
+                    f"which you may not discard this turn")
+    return None
+
+
+def _last_card(hand: Sequence[Card], cards: Sequence[Card]) -> Card:
+    rest = Counter(hand)
+    rest.subtract(cards)
+    return next(c for c, k in rest.items() if k > 0)
+
+
+def _fits_after(setup: Setup, st: State, c: Card, melds: Sequence[Reading], onto: LayOff | None) -> bool:
+    """Whether ``c`` could be laid off once ``melds`` are down or ``onto`` is done."""
+    rules = st.rules
+    assert rules is not None
+    for i, m in enumerate(st.table):
+        if onto is not None and onto.meld == i:
+            m = m.copy()
+            m.add(onto.card, onto.meaning, rules)
+        if m.layoff_meanings(c, rules):
+            return True
+    limited = setup.spec.wild_limit_on_layoffs
+    return any(TableMeld.from_reading(rd, 0, rules, limited).layoff_meanings(c, rules) for rd in melds)
+
+
+# ------------------------------------------------------------------ melds
+
+
+def best_contract(setup: Setup, st: State, hand: Sequence[int]) -> list[Reading] | None:
+    """The solver's best contract arrangement for ``hand``: a function of the hand
+    alone (no memo of earlier questions), so one position always offers one meld."""
+    key = tuple(sorted(hand))
+    cache = st.contract_cache
+    if key in cache:
+        return cache[key]
+    assert st.solver is not None
+    got = st.solver.solve(contract(setup, st), hand, whole_hand=whole_hand_round(setup, st))
+    cache[key] = got
+    return got
+
+
+def meld_options(setup: Setup, st: State, seat: int) -> list[Action]:
+    if why_not_meld(setup, st, seat) is not None:
+        return []
+    hand = st.hands[seat]
+    sp = setup.spec
+    rules = st.rules
+    assert rules is not None and st.solver is not None
+    if contract_needed(setup, st, seat):
+        best = best_contract(setup, st, hand)
+        if best is None:
+            return []
+        act = Meld(tuple(rd.items(rules) for rd in best))
+        return [act] if why_not_leave(setup, st, seat, act.cards(), best) is None else []
+    if not sp.contracts and st.round_no in sp.whole_hand_meld_deals and not st.down[seat]:
+        return _whole_hand_options(setup, st, seat)
+    out: list[Action] = []
+    seen = set()
+    cnt = [0] * 53
+    for c in hand:
+        cnt[c] += 1
+    for kind, lo in (("set", rules.min_set), ("run", rules.min_run)):
+        for rd in st.solver.melds_from(cnt, kind, lo, len(hand)):
+            if rd.cards in seen:
+                continue
+            seen.add(rd.cards)
+            act = Meld((rd.items(rules),))
+            if why_not_leave(setup, st, seat, act.cards(), (rd,)) is None:
+                out.append(act)
+    return out
+
+
+def _whole_hand_options(setup: Setup, st: State, seat: int) -> list[Action]:
+    """Wrotham deals 4-6: melds of the whole hand at once, keeping at most one card to discard."""
+    hand = st.hands[seat]
+    rules = st.rules
+    assert rules is not None
+    comps = (Component("meld", 3),)
+    out: list[Action] = []
+    tried = set()
+    for skip in [None, *sorted(set(hand))]:
+        rest = list(hand)
+        if skip is not None:
+            rest.remove(skip)
+        key = tuple(sorted(rest))
+        if key in tried or len(rest) < 3:
+            continue
+        tried.add(key)
+        sol = _whole_hand_solver(setup, st).solve(comps, rest, whole_hand=True)
+        if sol is not None:
+            act = Meld(tuple(rd.items(rules) for rd in sol))
+            if why_not_leave(setup, st, seat, act.cards(), sol) is None:
+                out.append(act)
+    return out
+
+
+def _whole_hand_solver(setup: Setup, st: State) -> Solver:
+    if st.wh_solver is None:
+        assert st.rules is not None
+        st.wh_solver = Solver(st.rules, list(setup.values), ContractRules(count="at_least"))
+    return st.wh_solver
+
+
+def _reading_text(st: State, rd: Reading) -> str:
+    rules = st.rules
+    assert rules is not None
+    return " ".join(f"{c}={m}" if rules.is_wild(c) else str(c)
+                    for c, m in zip(rd.cards, rd.meanings(), strict=True))
+
+
+def _resolve(setup: Setup, st: State, a: Meld, *, contract: bool) -> list[list[Reading]]:
+    rules = st.rules
+    assert rules is not None
+    out = []
+    for i, g in enumerate(a.melds):
+        if contract:
+            rds = reading_from_items(g, rules, min_set=2, min_run=2, pair=True)
+        else:
+            rds = reading_from_items(g, rules)
+        if not rds:
+            cards = format_cards(c for c, _ in g)
+            what = f"meld {i + 1} ({cards})" if len(a.melds) > 1 else cards
+            raise IllegalActionError(f"{what} is not a legal meld in {setup.spec.name}")
+        out.append(rds)
+    return out
+
+
+def verify_meld(setup: Setup, st: State, seat: int, a: Meld) -> list[Reading]:
+    """The readings ``a`` is played as; raises with the reason when it may not be."""
+    why = why_not_meld(setup, st, seat)
+    if why:
+        raise IllegalActionError(why)
+    cards = a.cards()
+    need = Counter(cards)
+    have = Counter(st.hands[seat])
+    missing = [c for c in need if need[c] > have[c]]
+    if missing:
+        raise IllegalActionError(f"You do not hold {format_cards(sorted(missing))}")
+    sp = setup.spec
+    solver = st.solver
+    assert solver is not None
+    if contract_needed(setup, st, seat):
+        options = _resolve(setup, st, a, contract=True)
+        whole = whole_hand_round(setup, st)
+        con = contract(setup, st)
+        got = solver.meets(con, options, whole_hand=whole)
+        for i, rds in enumerate(options):
+            if got is None or len(rds) < 2:
+                continue
+            # the wilds of this meld read several ways: which ones meet the contract?
+            fits = [rd for rd in rds if solver.meets(con, options[:i] + [[rd]] + options[i + 1:],
+                                                      whole_hand=whole)]
+            # readings where every card stands for the same thing (a 13-card run read A-K or 2-A) are one meld
+            if len({_meanings(rd) for rd in fits}) > 1:
+                raise IllegalActionError("Say what the wild cards stand for; the legal readings are: "
+                                         + "; ".join(_reading_text(st, rd) for rd in fits[:6]))
+        if got is None:
+            raise IllegalActionError(
+                f"That is not the contract: you must lay down exactly {contract_text(setup, st)}"
+                + (" (each meld exactly that size)" if sp.contract_sizes == "exact" and not whole else ""))
+        readings = got
+    else:
+        whole_meld = not sp.contracts and st.round_no in sp.whole_hand_meld_deals and not st.down[seat]
+        if len(a.melds) > 1 and not whole_meld:
+            raise IllegalActionError("Lay down one meld at a time")
+        readings = []
+        for rds in _resolve(setup, st, a, contract=False):
+            if len(rds) > 1:
+                alts = "; ".join(_reading_text(st, rd) for rd in rds[:6])
+                raise IllegalActionError(f"Say what the wild cards stand for; the legal readings are: {alts}")
+            readings.append(rds[0])
+        if whole_meld and len(st.hands[seat]) - len(cards) > 1:
+            raise IllegalActionError(
+                "In this deal you may meld only when you can lay down your whole hand at once")
+    why = why_not_leave(setup, st, seat, cards, readings)
+    if why:
+        raise IllegalActionError(why)
+    return readings
+
+
+def apply_meld(setup: Setup, st: State, a: Action, check: bool) -> Action:
+    assert isinstance(a, Meld)
+    when_table_play(setup, st)
+    seat = st.current
+    readings = verify_meld(setup, st, seat, a)
+    hand = st.hands[seat]
+    rules = st.rules
+    assert rules is not None
+    contract_meld = contract_needed(setup, st, seat)
+    limited = setup.spec.wild_limit_on_layoffs
+    for rd in readings:
+        for c in rd.cards:
+            hand.remove(c)
+            forget(st, seat, c)
+            if c in st.pending:
+                st.pending.remove(c)
+        st.table.append(TableMeld.from_reading(rd, seat, rules, limited))
+    if not st.down[seat]:
+        st.down[seat] = True
+        st.down_turn[seat] = st.turn_index
+    st.melds_this_turn += len(readings)
+    st.played_this_turn = True
+    first = len(st.table) - len(readings) + 1
+    desc = "; ".join(f"#{first + i} {format_cards(rd.cards)} ({rd.describe()})"
+                     for i, rd in enumerate(readings))
+    event(st, seat, "meld",
+          f"{seat_name(seat)} {'met the contract with' if contract_meld else 'melded'} {desc}",
+          melds=[[str(c) for c in rd.cards] for rd in readings], contract=contract_meld)
+    canon = Meld(tuple(rd.items(rules) for rd in readings))
+    if not hand:
+        went_out(setup, st, seat)
+    return canon
+
+
+# ------------------------------------------------------------------ lay-offs
+
+
+def _accepts(st: State, m: TableMeld) -> list[Card]:
+    """Natural faces ``m`` accepts now (wilds are checked separately)."""
+    rules = st.rules
+    assert rules is not None
+    if m.kind == "set":
+        if rules.set_max is not None and len(m.cards) >= rules.set_max:
+            return []
+        return [CARDS[s * 13 + m.rank - 1] for s in range(4)]
+    if m.kind != "run":
+        return []
+    return [face_at(m.suit, m.lo - 1), face_at(m.suit, m.hi + 1)]
+
+
+def layoff_options(setup: Setup, st: State, seat: int) -> list[Action]:
+    """Every lay-off, by meld then by card, each move once."""
+    if not st.table or why_not_layoff(setup, st, seat) is not None:
+        return []
+    hand = st.hands[seat]
+    have = sorted(set(hand))
+    rules = st.rules
+    assert rules is not None
+    is_wild = rules.is_wild
+    out: dict[LayOff, None] = {}
+    for i, m in enumerate(st.table):
+        fits = set(_accepts(st, m))
+        for c in have:
+            if c in fits or is_wild(c):
+                for mean in m.layoff_meanings(c, rules):
+                    out[LayOff(c, i, mean)] = None
+    acts: list[Action] = list(out)
+    if len(hand) <= 2:
+        acts = [a for a in acts if isinstance(a, LayOff)
+                and why_not_leave(setup, st, seat, [a.card], onto=a) is None]
+    return acts
+
+
+def verify_layoff(setup: Setup, st: State, seat: int, a: LayOff) -> Card | Rank | None:
+    """What the laid-off card stands for; raises with the reason when it may not be laid off."""
+    why = why_not_layoff(setup, st, seat)
+    if why:
+        raise IllegalActionError(why)
+    if not 0 <= a.meld < len(st.table):
+        raise IllegalActionError(
+            f"There is no meld {a.meld + 1} on the table (melds are numbered 1-{len(st.table)})"
+            if st.table else "There are no melds on the table to lay off on")
+    if a.card not in st.hands[seat]:
+        raise IllegalActionError(f"You do not hold {a.card}")
+    m = st.table[a.meld]
+    rules = st.rules
+    assert rules is not None
+    ways = m.layoff_meanings(a.card, rules)
+    if not ways:
+        raise IllegalActionError(f"{a.card} does not fit meld {a.meld + 1} ({m.describe()})")
+    if a.meaning is None:
+        if len(ways) > 1:
+            alts = " or ".join(f"layoff {a.card}={w} {a.meld + 1}" for w in ways)
+            raise IllegalActionError(f"Say which end the {a.card} goes: {alts}")
+        mean = ways[0]
+    else:
+        # by kind as well as value: as ints, the rank 7 equals the card 8C
+        same = [w for w in ways if type(w) is type(a.meaning) and w == a.meaning]
+        if not same:
+            raise IllegalActionError(
+                f"{a.card} cannot stand for {a.meaning} on meld {a.meld + 1} ({m.describe()})")
+        mean = same[0]
+    why = why_not_leave(setup, st, seat, [a.card], onto=LayOff(a.card, a.meld, mean))
+    if why:
+        raise IllegalActionError(why)
+    return mean
+
+
+def apply_layoff(setup: Setup, st: State, a: Action, check: bool) -> Action:
+    assert isinstance(a, LayOff)
+    when_table_play(setup, st)
+    seat = st.current
+    mean = verify_layoff(setup, st, seat, a) if check else a.meaning
+    a = LayOff(a.card, a.meld, mean)
+    lay_off(setup, st, seat, a)
+    return a
+
+
+def lay_off(setup: Setup, st: State, seat: int, a: LayOff) -> None:
+    rules = st.rules
+    assert rules is not None
+    st.hands[seat].remove(a.card)
+    forget(st, seat, a.card)
+    st.table[a.meld].add(a.card, a.meaning, rules)
+    if a.card in st.pending and setup.spec.swap != "new_meld_same_turn":
+        st.pending.remove(a.card)
+    st.played_this_turn = True
+    event(st, seat, "layoff", f"{seat_name(seat)} laid off {a.card} on meld {a.meld + 1}",
+          card=str(a.card), meld=a.meld + 1, meaning=None if a.meaning is None else str(a.meaning))
+    if not st.hands[seat]:
+        went_out(setup, st, seat)
+
+
+# ------------------------------------------------------------------ swaps
+
+
+def swap_options(setup: Setup, st: State, seat: int) -> list[Action]:
+    if setup.spec.swap == "none" or why_not_swap(setup, st, seat) is not None:
+        return []
+    have = set(st.hands[seat])
+    rules = st.rules
+    assert rules is not None
+    out: list[Action] = []
+    for i, m in enumerate(st.table):
+        if not m.wilds:
+            continue
+        for face in m.swappable(rules):
+            if face in have:
+                act = Swap(face, i)
+                if why_not_follow_up(setup, st, seat, act) is None:
+                    out.append(act)
+    return out
+
+
+def why_not_follow_up(setup: Setup, st: State, seat: int, act: Swap) -> str | None:
+    """A swapped wild that must be laid the same turn needs somewhere to go."""
+    mode = setup.spec.swap
+    rules = st.rules
+    assert rules is not None and st.solver is not None
+    m = st.table[act.meld]
+    wild = m.cards[m.swappable(rules)[act.card]]
+    if mode in ("layoff_same_turn", "table_same_turn"):
+        if any(t.layoff_meanings(wild, rules) for t in st.table):
+            return None
+        return f"The {wild} you would take could not be laid off anywhere this turn"
+    if mode == "new_meld_same_turn":
+        cnt = [0] * 53
+        for c in st.hands[seat]:
+            cnt[c] += 1
+        cnt[act.card] -= 1
+        cnt[wild] += 1
+        for kind, lo in (("set", rules.min_set), ("run", rules.min_run)):
+            for rd in st.solver.melds_from(cnt, kind, lo, lo):
+                if rd.wilds():
+                    return None
+        return f"The {wild} you would take could not go into a new meld this turn"
+    return None
+
+
+def verify_swap(setup: Setup, st: State, seat: int, a: Swap) -> None:
+    why = why_not_swap(setup, st, seat)
+    if why:
+        raise IllegalActionError(why)
+    if not 0 <= a.meld < len(st.table):
+        raise IllegalActionError(f"There is no meld {a.meld + 1} on the table")
+    if a.card not in st.hands[seat]:
+        raise IllegalActionError(f"You do not hold {a.card}")
+    m = st.table[a.meld]
+    if m.kind != "run":
+        raise IllegalActionError("Wild cards in sets are dead: only a run's wild can be swapped")
+    assert st.rules is not None
+    if a.card not in m.swappable(st.rules):
+        raise IllegalActionError(f"No wild card in meld {a.meld + 1} ({m.describe()}) stands for {a.card}")
+    why = why_not_follow_up(setup, st, seat, a)
+    if why:
+        raise IllegalActionError(why)
+
+
+def apply_swap(setup: Setup, st: State, a: Action, check: bool) -> Action:
+    assert isinstance(a, Swap)
+    when_table_play(setup, st)
+    seat = st.current
+    if check:
+        verify_swap(setup, st, seat, a)
+    assert st.rules is not None
+    m = st.table[a.meld]
+    i = m.swappable(st.rules)[a.card]
+    wild = m.cards[i]
+    m.cards[i] = a.card
+    m.wilds -= 1
+    hand = st.hands[seat]
+    hand.remove(a.card)
+    hand.append(wild)
+    forget(st, seat, a.card)
+    st.known[seat].append(wild)
+    if setup.spec.swap != "to_hand":
+        st.pending.append(wild)
+    st.played_this_turn = True
+    event(st, seat, "swap", f"{seat_name(seat)} put {a.card} in meld {a.meld + 1} and took {wild}",
+          card=str(a.card), meld=a.meld + 1, wild=str(wild))
+    return a
+
+
+def table_options(setup: Setup, st: State, seat: int) -> list[Action]:
+    """Melds, then lay-offs, then swaps: what the seat may put on the table now."""
+    return meld_options(setup, st, seat) + layoff_options(setup, st, seat) + swap_options(setup, st, seat)

@@ -1,0 +1,116 @@
+"""The rebuilt engine's seams: the one State declaration, copies, the typed View and the
+determinizer that copies the known position."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rummykit as rk
+from rummykit.engine.sample import Determinizer
+from rummykit.engine.state import TURN_STATE, Phase, State
+from rummykit.engine.view import View, as_view
+
+
+def _played(vid: str, seed: int, steps: int) -> rk.Game:
+    v = rk.get_variant(vid)
+    g = rk.new_game(vid, players=v.spec.players[0], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
+    return g
+
+
+def test_every_turn_fact_a_seat_sees_is_a_field_of_the_one_state():
+    names = set(State.field_names())
+    for key, field, kind in TURN_STATE:
+        assert field in names, key
+        assert kind in ("plain", "card", "cards")
+
+
+def test_phase_is_the_text_the_views_show():
+    g = rk.new_game("contract", players=4, seed=1)
+    assert g.phase is Phase.DRAW and g.phase == "draw" and g.view(0)["phase"] == "draw"
+
+
+@settings(max_examples=25, deadline=None)
+@given(vid=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10_000), steps=st.integers(0, 120))
+def test_a_copy_plays_on_without_touching_the_original(vid: str, seed: int, steps: int):
+    g = _played(vid, seed, steps)
+    if g.is_over:
+        return
+    before = json.dumps([g.view(s) for s in range(g.n)], default=str)
+    record = g.record()
+    for c in (g.copy(), copy.copy(g), copy.deepcopy(g)):
+        rng = random.Random(seed + 1)
+        for _ in range(40):
+            if c.is_over:
+                break
+            acts = c.legal_actions()
+            c.apply(acts[rng.randrange(len(acts))])
+        assert json.dumps([g.view(s) for s in range(g.n)], default=str) == before
+        assert g.record() == record
+
+
+@settings(max_examples=25, deadline=None)
+@given(vid=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10_000), steps=st.integers(0, 150))
+def test_the_typed_view_is_the_dict_view(vid: str, seed: int, steps: int):
+    g = _played(vid, seed, steps)
+    for seat in [*range(g.n), None]:
+        d = g.view(seat)
+        v = g.observe(seat)
+        assert isinstance(v, View)
+        assert v.as_dict() == d
+        assert dict(v) == d  # the Mapping face
+        assert v["hand"] == d["hand"] and v.get("no such key") is None
+        again = as_view(json.loads(json.dumps(d)))  # a view read back from JSON
+        assert again.as_dict() == d
+
+
+def test_a_view_cannot_be_changed():
+    v = rk.new_game("contract", players=4, seed=2).observe(0)
+    with pytest.raises(AttributeError):
+        v.hand = ()  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        v.turn_state["asked"] = 3  # type: ignore[index]
+
+
+def test_as_view_names_what_is_wrong_with_a_dict_that_is_not_a_view():
+    with pytest.raises(ValueError, match="not a view"):
+        as_view({"hand": ["7H"]})
+
+
+@settings(max_examples=20, deadline=None)
+@given(vid=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10_000), steps=st.integers(0, 150))
+def test_a_determinized_game_is_the_known_position_with_only_unseen_cards_dealt(vid: str, seed: int,
+                                                                                 steps: int):
+    g = _played(vid, seed, steps)
+    if g.is_over:
+        return
+    seat = g.current_player
+    view = g.observe(seat)
+    dets = Determinizer(view)
+    for k in range(3):
+        s = dets.sample(random.Random(k))
+        # what the seat sees of the sample is what it saw of the game (the log included)
+        assert s.view(seat) == g.view(seat)
+        assert s.legal_actions() == g.legal_actions()
+        # the known cards stay with their holders; hand sizes and the stock agree
+        for other in range(g.n):
+            assert len(s.hands[other]) == len(g.hands[other])
+            held = list(s.hands[other])
+            for c in g.known[other]:
+                held.remove(c)
+        assert len(s.stock) == len(g.stock)
+        # samples are independent: playing one on leaves the next sample as it was
+        acts = s.legal_actions()
+        s.apply(acts[0])
+        assert dets.sample(random.Random(k)).view(seat) == g.view(seat)
