@@ -138,3 +138,37 @@ def test_three_processes_one_postgresql_a_killed_ones_tables_are_taken_over(
     assert totals["turns"] > 50 and totals["taken_over"] >= 2 and totals["through_other"] >= 6
     for err in nodes[1].errs + nodes[2].errs:
         assert "Traceback" not in err, err
+
+
+def test_a_process_that_lost_a_tables_lease_can_never_write_to_it_again(tmp_path: Any) -> None:
+    from rummykit.server.storage import LeaseLost, Storage
+
+    url = f"sqlite:///{tmp_path / 'lease.db'}"
+    a = Storage(url, node="a", node_url="http://a", lease_seconds=1.0)
+    b = Storage(url, node="b", node_url="http://b", lease_seconds=1.0)
+    lost: list[str] = []
+    a.on_lost = lost.append
+    try:
+        a.create_table("t1", "basic", "T", {"x": 1}, {}, "playing", [("human", ""), ("bot:easy", "E")])
+        a.save("t1", 1, moves=[(0, "draw")])
+        assert b.take("t1") == "other" and b.owner_url("t1") == "http://a"
+        assert [s.id for s in b.unfinished()] == [] and [s.id for s in a.unfinished()] == ["t1"]
+        time.sleep(1.3)  # a stalls past its lease: b takes the table over
+        assert b.take("t1") == "mine" and b.free_tables() == []
+        with pytest.raises(LeaseLost):
+            a.save("t1", 2, moves=[(1, "draw")], first_seq=1)
+        assert lost == ["t1"] and a.renew(["t1"]) == set()
+        st = b.load("t1")
+        assert st is not None and st.actions == ["draw"] and st.state_id == 1  # a's write left nothing
+        b.save("t1", 2, moves=[(1, "discard 7H")], first_seq=1)
+        b.release(["t1"])  # a clean stop: free at once
+        assert a.free_tables() == ["t1"] and a.take("t1") == "mine"
+    finally:
+        a.close()
+        b.close()
+    single = Storage(url)  # no node: no leases, every unfinished table is this process's
+    try:
+        assert [s.id for s in single.unfinished()] == ["t1"]
+        single.save("t1", 3)
+    finally:
+        single.close()
