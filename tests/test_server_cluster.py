@@ -172,3 +172,14 @@ def test_a_process_that_lost_a_tables_lease_can_never_write_to_it_again(tmp_path
         single.save("t1", 3)
     finally:
         single.close()
+
+
+def test_serve_asks_for_both_node_options_or_neither() -> None:
+    from click.testing import CliRunner
+
+    from rummykit.cli.online import serve
+
+    r = CliRunner().invoke(serve, ["--node-id", "web1"])
+    assert r.exit_code == 2 and "--advertise-url" in r.output
+    r = CliRunner().invoke(serve, ["--advertise-url", "http://10.0.0.1:8000"])
+    assert r.exit_code == 2 and "--node-id" in r.output
