@@ -17,13 +17,25 @@ LEVELS = ("easy", "medium", "hard")
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--db", "db_url", default=None, metavar="URL",
               help="sqlite:///path.db or postgresql://user@host/db (default: server.db in the data folder).")
-def serve(host: str, port: int, db_url: str | None) -> None:
+@click.option("--node-id", default=None, metavar="NAME",
+              help="Run as one of several processes on one PostgreSQL database (see docs/deploy.md): "
+                   "this process's unique name.")
+@click.option("--advertise-url", default=None, metavar="URL",
+              help="With --node-id: where the other processes reach this one, e.g. http://10.0.0.5:8000.")
+@click.option("--lease-seconds", default=10.0, show_default=True, type=click.FloatRange(1, 600),
+              help="With --node-id: a dead process's tables are taken over after this long.")
+def serve(host: str, port: int, db_url: str | None, node_id: str | None, advertise_url: str | None,
+          lease_seconds: float) -> None:
     """Serve tables in the browser: open http://HOST:PORT/ and share a table's link."""
     import uvicorn
 
     from ..server import create_app
 
-    app = create_app(db_url)
+    if node_id is not None and advertise_url is None:
+        raise click.UsageError("--node-id needs --advertise-url (where the other processes reach this one)")
+    if advertise_url is not None and node_id is None:
+        raise click.UsageError("--advertise-url is for a cluster node: give --node-id too")
+    app = create_app(db_url, node=node_id, advertise_url=advertise_url, lease_seconds=lease_seconds)
     click.echo(f"rummykit: open http://{host}:{port}/ in a browser "
                "(Ctrl+C stops; unfinished tables are kept)")
     uvicorn.run(app, host=host, port=port, log_level="warning")
@@ -88,8 +100,14 @@ def join(url: str, name: str, bot: str | None, seat: int | None, seed: int) -> N
             return legal[int(text) - 1]
         return text or None
 
+    def on_status(text: str) -> None:  # the connection dropped or came back: say so
+        if text == "connecting":
+            return
+        click.echo("Reconnected: the seat is yours again." if text == "reconnected"
+                   else f"{text[0].upper()}{text[1:]}…")
+
     chooser = bot_chooser(bot, seed) if bot else person
-    client = SeatClient(base, tid, token, chooser, on_message=on_message)
+    client = SeatClient(base, tid, token, chooser, on_message=on_message, on_status=on_status)
     try:
         asyncio.run(client.run())
     except JoinError as e:
