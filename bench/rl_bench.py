@@ -1,8 +1,18 @@
 """The RL environment's cost per step beside the engine's own cost per decision (figures only).
 
-    python bench/rl_bench.py [--steps N]
+    pip install -e '.[rl,bench]'     # OpenSpiel and RLCard, both optional
+    python bench/rl_bench.py [--steps N] [--cpu]
 
-With OpenSpiel or RLCard installed it also times their gin rummy (random play)."""
+Random play throughout.  An *env step* is what an agent pays per move: the acting seat's
+observation and legal-action ids, then the move (rummykit: ``observe()`` + ``step()``;
+OpenSpiel: ``observation_tensor()`` + ``legal_actions()`` + ``apply_action()``; RLCard:
+``env.step()``, which returns the next seat's observation and legal ids).  A *decision* is the
+game engine alone: legal actions, then the move (rummykit: ``legal_actions()`` + ``apply()``;
+OpenSpiel: ``legal_actions()`` + ``apply_action()``; RLCard: ``judge.get_legal_actions()`` +
+``game.step()``).  New games and (OpenSpiel) chance nodes are inside the timed loop.  With
+OpenSpiel or RLCard (``pip install rlcard``, 1.2.0) installed it times their gin rummy and
+prints every figure as a ratio to rummykit's basic 2-player one; without them it says
+"not installed"."""
 
 from __future__ import annotations
 
@@ -19,40 +29,43 @@ import numpy as np  # noqa: E402
 import rummykit as rk  # noqa: E402
 import rummykit.rl as rl  # noqa: E402
 
+CLOCK = time.perf_counter  # --cpu: time.process_time (this process's CPU time, for a busy machine)
+
 
 def env_us(vid: str, n: int, steps: int) -> float:
     e = rl.env(vid, n)
     e.reset(seed=1)
     rng = random.Random(1)  # the engine loop's cheap choice: the env is timed, not numpy's sampler
-    t = time.perf_counter()
+    t = CLOCK()
     for k in range(steps):
         if all(e.terminations.values()):
             e.reset(seed=k)
         ids = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
         e.step(int(ids[rng.randrange(len(ids))]))
-    return (time.perf_counter() - t) / steps * 1e6
+    return (CLOCK() - t) / steps * 1e6
 
 
 def engine_us(vid: str, n: int, steps: int) -> float:
     g = rk.new_game(vid, players=n, seed=1)
     rng = random.Random(1)
-    t = time.perf_counter()
+    t = CLOCK()
     for k in range(steps):
         if g.is_over:
             g = rk.new_game(vid, players=n, seed=k)
         acts = g.legal_actions()
         g.apply(acts[rng.randrange(len(acts))])
-    return (time.perf_counter() - t) / steps * 1e6
+    return (CLOCK() - t) / steps * 1e6
 
 
-def openspiel_us(steps: int) -> float | None:
+def openspiel_us(steps: int, observe: bool) -> float | None:
+    """OpenSpiel's gin_rummy: µs per decision, or per env step with ``observe``."""
     try:
         import pyspiel  # type: ignore[import-not-found]
     except ImportError:
         return None
     game = pyspiel.load_game("gin_rummy")
     rng = random.Random(1)
-    state, n, t = game.new_initial_state(), 0, time.perf_counter()
+    state, n, t = game.new_initial_state(), 0, CLOCK()
     while n < steps:
         if state.is_terminal():
             state = game.new_initial_state()
@@ -60,21 +73,64 @@ def openspiel_us(steps: int) -> float | None:
             outcomes = state.chance_outcomes()
             state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
             continue
+        if observe:
+            state.observation_tensor(state.current_player())
         state.apply_action(rng.choice(state.legal_actions()))
         n += 1
-    return (time.perf_counter() - t) / steps * 1e6
+    return (CLOCK() - t) / steps * 1e6
+
+
+def rlcard_us(steps: int, env_step: bool) -> float | None:
+    """RLCard's gin-rummy: µs per env step (``env.step``: the next observation and legal
+    ids) or per decision (the game alone)."""
+    try:
+        import rlcard  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    env = rlcard.make("gin-rummy", config={"seed": 1})
+    rng = random.Random(1)  # the same cheap choice as the other loops
+    if env_step:
+        t = CLOCK()
+        state, _ = env.reset()
+        for _ in range(steps):
+            if env.is_over():
+                state, _ = env.reset()
+            ids = list(state["legal_actions"])
+            state, _ = env.step(ids[rng.randrange(len(ids))])
+        return (CLOCK() - t) / steps * 1e6
+    game = env.game
+    t = CLOCK()
+    game.init_game()
+    for _ in range(steps):
+        if game.is_over():
+            game.init_game()
+        legal = game.judge.get_legal_actions()
+        game.step(legal[rng.randrange(len(legal))])
+    return (CLOCK() - t) / steps * 1e6
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--steps", type=int, default=5000)
+    ap.add_argument("--cpu", action="store_true", help="time in CPU time, not wall clock (a busy machine)")
     args = ap.parse_args()
-    print(f"{'ruleset':<12}{'players':>8}{'env µs/step':>13}{'engine µs/decision':>20}{'ratio':>7}")
+    global CLOCK
+    if args.cpu:
+        CLOCK = time.process_time
+    rows: list[tuple[str, float | None, float | None]] = []
     for vid, n in (("contract", 4), ("basic", 2)):
-        e, g = env_us(vid, n, args.steps), engine_us(vid, n, args.steps)
-        print(f"{vid:<12}{n:>8}{e:>13.1f}{g:>20.1f}{e / g:>7.2f}")
-    os_us = openspiel_us(args.steps)
-    print("OpenSpiel gin_rummy: " + ("not installed" if os_us is None else f"{os_us:.1f} µs per decision"))
+        rows.append((f"rummykit {vid} {n}p", env_us(vid, n, args.steps), engine_us(vid, n, args.steps)))
+    rows.append(("OpenSpiel gin_rummy 2p", openspiel_us(args.steps, True), openspiel_us(args.steps, False)))
+    rows.append(("RLCard gin-rummy 2p", rlcard_us(args.steps, True), rlcard_us(args.steps, False)))
+    _, base_e, base_g = rows[1]
+    assert base_e is not None and base_g is not None
+    print(f"{'':<24}{'env µs/step':>12}{'µs/decision':>13}{'step/decision':>15}"
+          f"{'step ÷ basic':>14}{'decision ÷ basic':>18}")
+    for name, e, g in rows:
+        if e is None or g is None:
+            print(f"{name:<24}  not installed")
+            continue
+        print(f"{name:<24}{e:>12.1f}{g:>13.1f}{e / g:>15.2f}{e / base_e:>14.2f}{g / base_g:>18.2f}")
 
 
 if __name__ == "__main__":

@@ -550,3 +550,34 @@ def test_a_may_i_is_asked_of_both_people_at_once_with_a_countdown(
     ann.wait_for_function("w => document.body.dataset.window !== w", arg=window, timeout=5000)
     if left >= 2:
         assert time.monotonic() - t1 < left - 0.5
+
+
+def test_the_page_says_it_is_reconnecting_and_comes_back_after_the_server_is_killed(
+        tmp_path: Path, contexts: Any) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from crashkit import ServerProc
+
+    srv = ServerProc(f"sqlite:///{tmp_path / 'b.db'}", free_port())
+    try:
+        srv.start()
+        tid = make_table(srv.base, ruleset="contract", seats=["human", *["bot:medium"] * 3], seed=7)
+        page = contexts().new_page()
+        join(page, srv.base, tid, "Eve")
+        play_one_move(page)
+        page.wait_for_function(READY)
+        before, sid = hand_on_screen(page), state_id(page)
+        srv.kill()  # SIGKILL: no close frame, no goodbye
+        page.wait_for_function("() => /reconnecting in/i.test(document.getElementById('conn').textContent)",
+                               timeout=20_000)
+        assert "Eve (you)" in page.inner_text("#seats li.me")  # the table stays on screen meanwhile
+        srv.start()
+        # it comes back by itself (backoff: within about 0.5 + 1 + 2 + 4 s of the kill)
+        page.wait_for_function(f"() => +document.body.dataset.stateId > {sid}", timeout=30_000)
+        page.wait_for_function("() => document.getElementById('conn').textContent === 'Connected'")
+        assert "Eve (you)" in page.inner_text("#seats li.me") and page.locator("#join").count() == 0
+        assert hand_on_screen(page) == before
+        assert play_one_move(page) in ("draw", "play", "discard", "claim", "meld", "result")
+    finally:
+        srv.close()

@@ -171,3 +171,27 @@ def test_render_shows_the_acting_agents_view_only():
     assert " ".join(e.game.view(seat)["hand"]) in text
     other = e.game.view(1 - seat)["hand"]
     assert " ".join(other) not in text
+
+
+@pytest.mark.parametrize("reward", ["score", "win"])
+def test_block_rummy_split_points_give_rewards(reward):
+    """Block Rummy splits a blocked deal's points (here 37/2 each, seed 12 with these moves):
+    the rewards read the exact numbers the result gives as text."""
+    import random
+
+    e = rl.env("block", 6, reward=reward, episode="deal")
+    e.reset(seed=12)
+    rng = random.Random(12)
+    total = {a: 0.0 for a in e.possible_agents}
+    while not all(e.terminations.values()):
+        acts = e.game.legal_actions()  # the same moves as rk.new_game("block", 6, seed=12) played so
+        e.step(e.id_of(acts[rng.randrange(len(acts))]))
+        for a, r in e.rewards.items():
+            total[a] += r
+    points = e.game.history[0]["points"]
+    assert points.count("37/2") == 2
+    if reward == "score":
+        sign = 1 if e.variant.spec.scoring == "winner_takes" else -1
+        assert total["player_2"] == pytest.approx(sign * 37 / 2 / rl.aec.SCORE_SCALE)
+    else:
+        assert sum(total.values()) == pytest.approx(0.0)

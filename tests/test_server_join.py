@@ -6,6 +6,7 @@ import asyncio
 import subprocess
 import sys
 import threading
+import time
 from typing import Any
 
 from pg import free_port
@@ -106,3 +107,54 @@ def test_the_client_reconnects_with_backoff_when_the_server_restarts_mid_game(tm
     assert c.last is not None and c.last["status"] == "over"
     sids = [m["state_id"] for m in c.messages if m["type"] == "state"]
     assert sids == sorted(sids) and {m["seat"] for m in c.messages if m["type"] == "state"} == {0}
+
+
+def test_the_backoff_doubles_from_half_a_second_to_ten_with_jitter() -> None:
+    c = SeatClient("http://127.0.0.1:1", "x", None)
+    c.rng.seed(1)
+    waits = [[c.backoff(k) for k in range(1, 9)] for _ in range(200)]
+    for k, nominal in enumerate([0.5, 1, 2, 4, 8, 10, 10, 10]):
+        got = [w[k] for w in waits]
+        assert all(0.75 * nominal <= x <= 1.25 * nominal for x in got)
+        assert max(got) - min(got) > 0.3 * nominal  # jittered: clients do not come back in step
+
+
+def test_join_tells_the_player_it_is_reconnecting_and_plays_on_after_a_kill(tmp_path: Any) -> None:
+    from crashkit import ServerProc
+
+    srv = ServerProc(f"sqlite:///{tmp_path / 'j.db'}", free_port())
+    try:
+        srv.start()
+        tid = create_table(srv.base, ruleset="basic", seats=["human", "bot:easy"], seed=9,
+                           options={"target": 30}, hints=False, bot_delay=0.05)
+        proc = subprocess.Popen([sys.executable, "-m", "rummykit.cli.main", "join", f"{srv.base}/t/{tid}",
+                                 "--name", "Robo", "--bot", "medium"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            # wait until it plays, then kill the server under it
+            end = time.time() + 60
+            while not table_state(srv.base, tid)["seats"][0]["connected"]:
+                assert time.time() < end and proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+                time.sleep(0.1)
+            time.sleep(1.0)
+            srv.kill()
+            time.sleep(2.0)  # the client retries meanwhile
+            assert proc.poll() is None, "join gave up while the server was down"
+            srv.start()
+            try:
+                out, err = proc.communicate(timeout=120)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                out, err = proc.communicate()
+                raise AssertionError(f"join did not finish:\n{out[-3000:]}\n{err[-3000:]}") from None
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        assert proc.returncode == 0, err
+        assert "reconnecting in" in out and "Reconnected: the seat is yours again." in out, out
+        assert "Game over" in out
+        info = table_state(srv.base, tid)
+        assert info["status"] == "over" and rk.replay(info["record"]).view(None)["scores"] == info["scores"]
+    finally:
+        srv.close()

@@ -40,8 +40,16 @@ def _limit_options(f: Any) -> Any:
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--db", "db_url", default=None, metavar="URL",
               help="sqlite:///path.db or postgresql://user@host/db (default: server.db in the data folder).")
+@click.option("--node-id", default=None, metavar="NAME",
+              help="Run as one of several processes on one PostgreSQL database (see docs/deploy.md): "
+                   "this process's unique name.")
+@click.option("--advertise-url", default=None, metavar="URL",
+              help="With --node-id: where the other processes reach this one, e.g. http://10.0.0.5:8000.")
+@click.option("--lease-seconds", default=10.0, show_default=True, type=click.FloatRange(1, 600),
+              help="With --node-id: a dead process's tables are taken over after this long.")
 @_limit_options
-def serve(host: str, port: int, db_url: str | None, no_limits: bool = False, ws_compression: str = "fast",
+def serve(host: str, port: int, db_url: str | None, node_id: str | None, advertise_url: str | None,
+          lease_seconds: float, no_limits: bool = False, ws_compression: str = "fast",
           **limit_values: Any) -> None:
     """Serve tables in the browser: open http://HOST:PORT/ and share a table's link."""
     import uvicorn
@@ -50,11 +58,16 @@ def serve(host: str, port: int, db_url: str | None, no_limits: bool = False, ws_
     from ..server.limits import Limits
     from ..server.wsproto import uvicorn_ws_options
 
+    if node_id is not None and advertise_url is None:
+        raise click.UsageError("--node-id needs --advertise-url (where the other processes reach this one)")
+    if advertise_url is not None and node_id is None:
+        raise click.UsageError("--advertise-url is for a cluster node: give --node-id too")
     try:
         limits = Limits.none() if no_limits else Limits(**limit_values)
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
-    app = create_app(db_url, limits=limits)
+    app = create_app(db_url, node=node_id, advertise_url=advertise_url, lease_seconds=lease_seconds,
+                     limits=limits)
     click.echo(f"rummykit: open http://{host}:{port}/ in a browser "
                "(Ctrl+C stops; unfinished tables are kept)")
     # the protocol layer refuses a bigger websocket frame before buffering it (close 1009)
@@ -121,8 +134,14 @@ def join(url: str, name: str, bot: str | None, seat: int | None, seed: int) -> N
             return legal[int(text) - 1]
         return text or None
 
+    def on_status(text: str) -> None:  # the connection dropped or came back: say so
+        if text == "connecting":
+            return
+        click.echo("Reconnected: the seat is yours again." if text == "reconnected"
+                   else f"{text[0].upper()}{text[1:]}…")
+
     chooser = bot_chooser(bot, seed) if bot else person
-    client = SeatClient(base, tid, token, chooser, on_message=on_message)
+    client = SeatClient(base, tid, token, chooser, on_message=on_message, on_status=on_status)
     try:
         asyncio.run(client.run())
     except JoinError as e:

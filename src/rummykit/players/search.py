@@ -61,6 +61,7 @@ class SearchPlayer:
         self.variant = variant
         self.heuristic = HeuristicPlayer(seed, variant)
         self.last_stats: dict[str, Any] = {}
+        self._t0: float | None = None  # when the decision being made began (explain sets it)
 
     def choose(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
         return self.explain(view, legal_actions)[0]
@@ -96,6 +97,7 @@ class SearchPlayer:
     # -- the search ------------------------------------------------------------------------
 
     def explain(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> tuple[Action, str]:
+        self._t0 = time.perf_counter()  # the budget counts the whole decision, from here
         view = as_view(view)
         acts = list(legal_actions)
         hint, why = self.heuristic.explain(view, acts)
@@ -153,14 +155,17 @@ class SearchPlayer:
         assert seat is not None
         sign = 1 if v.spec.scoring == "winner_takes" else -1
         values: list[list[float]] = [[] for _ in cands]
-        start = time.perf_counter()
-        deadline = start + self.budget
+        start = self._t0 if self._t0 is not None else time.perf_counter()
+        self._t0 = None
+        # a margin for what follows the last rollout (and a clock read between actions)
+        budget = self.budget * 0.95
+        deadline = start + budget
         deals = Determinizer(tv, v)
         done = 0
         target = self.samples
         while done < target:
             spent = time.perf_counter() - start
-            if done and spent * (done + 1) / done > self.budget:
+            if done and spent * (done + 1) / done > budget:
                 break  # one more determinization would overrun the budget
             deal_seed = self.rng.getrandbits(63)
             play_seed = self.rng.getrandbits(32)

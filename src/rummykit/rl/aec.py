@@ -9,6 +9,7 @@ environment sees the game through ``view(seat)`` and ``legal_actions()`` only.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -164,13 +165,13 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     def _score_rewards(self, result: Mapping[str, Any]) -> None:
         sign = 1.0 if self.variant.spec.scoring == "winner_takes" else -1.0
         for s, a in enumerate(self.possible_agents):
-            self.rewards[a] += sign * float(result["points"][s]) / SCORE_SCALE
+            self.rewards[a] += sign * float(Fraction(result["points"][s])) / SCORE_SCALE
 
     def _win_rewards(self) -> None:
         g = self.game
         assert g is not None
         if self.episode == "deal":
-            pts = [float(p) for p in g.history[0]["points"]]
+            pts = [float(Fraction(p)) for p in g.history[0]["points"]]  # exact text: "37/2"
             best = max(pts) if self.variant.spec.scoring == "winner_takes" else min(pts)
             winners = [s for s in range(self.n) if pts[s] == best]
         else:

@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..rules.registry import ORDER, RulesError, Variant, _merge, _raw_builtin, build_spec, get_variant
 from ..rules.spec import RuleSpec
+from .cluster import Cluster, Relay
 from .limits import FLOOD, BodyLimit, Bucket, Limits, PerIP, client_ip
 from .replay import Replays
 from .storage import Storage
@@ -178,32 +179,43 @@ def ruleset_options(variant: Variant) -> list[dict[str, Any]]:
     return out
 
 
-def create_app(db_url: str | None = None, *, static_dir: str | Path | None = None,
+def create_app(db_url: str | None = None, *, static_dir: str | Path | None = None, node: str | None = None,
+               advertise_url: str | None = None, lease_seconds: float = 10.0,
                limits: Limits | None = None) -> FastAPI:
-    """The server app on the database at ``db_url`` (SQLite in the user's data folder by default);
-    ``limits`` against hostile clients (limits.py; the defaults when None)."""
+    """The server app on the database at ``db_url`` (SQLite in the user's data folder by default).
+    With ``node`` it is one of several processes on one database, reached by the others at
+    ``advertise_url`` (see cluster.py).  ``limits`` against hostile clients (limits.py; the
+    defaults when None)."""
     static = Path(static_dir) if static_dir is not None else STATIC
     limits = limits if limits is not None else Limits()
     per_ip = PerIP(limits)
-    holder: dict[str, Hub] = {}
+    holder: dict[str, Any] = {}
+    if node is not None and not advertise_url:
+        raise ValueError("a cluster node needs the URL the other processes reach it at (advertise_url)")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(db_url)
+        storage = Storage(db_url, node=node, node_url=advertise_url, lease_seconds=lease_seconds)
         hub = Hub(storage)
         hub.restore()
         hub.start()
         holder["hub"] = hub
         app.state.hub = hub
+        if node is not None and advertise_url:
+            holder["cluster"] = Cluster(hub, node, advertise_url)
+            holder["cluster"].start()
         try:
             yield
         finally:
+            if "cluster" in holder:
+                await holder.pop("cluster").stop()
             hub.stop()
             storage.close()
 
     app = FastAPI(title="rummykit", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(Relay, holder=holder)  # passes everything through unless clustered
     app.state.limits = limits
-    app.add_middleware(BodyLimit, limit=limits.http_max_body)
+    app.add_middleware(BodyLimit, limit=limits.http_max_body)  # outermost: before any relaying
 
     def hub() -> Hub:
         return holder["hub"]
@@ -320,6 +332,13 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
             out.append({"id": vid, "name": v.name, "players": list(v.spec.players),
                         "options": ruleset_options(v)})
         return {"rulesets": out}
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        """For load balancers and scripts: this process is up and its database answers."""
+        c = holder.get("cluster")
+        return {"ok": True, "tables": len(hub().tables), **hub().storage.health()} | (
+            {} if c is None else {"node": c.node, "taken_over": len(c.taken_over)})
 
     @app.get("/api/stats/{name}")
     async def stats(name: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -97,45 +98,78 @@ def bot_chooser(level: str, seed: int = 0) -> Chooser:
 @dataclass
 class SeatClient:
     """Plays one seat: on every state message that lets it act, asks ``choose`` and sends
-    the action.  Reconnects with backoff when the connection drops (the token keeps the seat)."""
+    the action.  When the connection drops it reconnects by itself with exponential backoff
+    and jitter (``retry_base`` doubling up to ``retry_cap`` seconds, each wait drawn from
+    75-125 % of that), resuming the seat with its token; ``on_status`` hears of it
+    ("connecting" before each attempt, "<why>: reconnecting in <s> s ...", "reconnected")
+    so a person can be told.  ``also``: other addresses
+    of the same service (e.g. the processes behind a load balancer), tried in turn."""
 
     base: str
     table: str
     token: str | None
     choose: Chooser | None = None
     on_message: Callable[[dict[str, Any]], None] | None = None
-    max_retries: int = 8
+    max_retries: int = 30  # consecutive failed attempts before giving up (about 4.5 min)
     messages: list[dict[str, Any]] = field(default_factory=list)
     keep: bool = False  # keep every message in ``messages`` (tests)
     last: dict[str, Any] | None = None
     acted_on: int = -1
     errors: list[dict[str, Any]] = field(default_factory=list)
+    on_status: Callable[[str], None] | None = None
+    retry_base: float = 0.5
+    retry_cap: float = 10.0
+    also: tuple[str, ...] = ()
+    connects: int = 0  # successful connections so far (the first one included)
+    rng: random.Random = field(default_factory=random.Random)
+
+    def backoff(self, tries: int) -> float:
+        """The wait before attempt ``tries`` (1, 2, ...): exponential, capped, jittered."""
+        d = min(self.retry_cap, self.retry_base * 2 ** max(0, tries - 1))
+        return d * self.rng.uniform(0.75, 1.25)
+
+    def _status(self, text: str) -> None:
+        if self.on_status is not None:
+            self.on_status(text)
 
     async def run(self, until_over: bool = True) -> dict[str, Any] | None:
         """Play until the game is over; returns the last state message."""
         import websockets
 
-        delay = 0.25
+        bases = [self.base, *self.also]
         tries = 0
+        k = 0
         while True:
+            base = bases[k % len(bases)]
+            got = len(self.messages), self.last
+            self._status("connecting")
             try:
-                async with websockets.connect(ws_url(self.base, self.table, self.token),
+                async with websockets.connect(ws_url(base, self.table, self.token),
                                               max_size=2**24, open_timeout=10) as ws:
-                    tries = 0
-                    delay = 0.25
+                    self.connects += 1
+                    if self.connects > 1:
+                        self._status("reconnected")
                     done = await self._session(ws, until_over)
                     if done:
                         return self.last
+                    reason = "the server closed the connection"
             except (TimeoutError, OSError, websockets.exceptions.ConnectionClosedError,
                     websockets.exceptions.InvalidHandshake) as e:
-                if isinstance(e, websockets.exceptions.ConnectionClosedError) and e.rcvd is not None \
-                        and e.rcvd.code == 4403:
-                    raise JoinError("the server refused this seat's token") from None
-                tries += 1
-                if tries > self.max_retries:
-                    raise JoinError(f"lost the connection to {self.base} and could not get it back") from None
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 10.0)
+                if isinstance(e, websockets.exceptions.ConnectionClosedError) and e.rcvd is not None:
+                    if e.rcvd.code == 4403:
+                        raise JoinError("the server refused this seat's token") from None
+                    if e.rcvd.code == 4404:
+                        raise JoinError(f"there is no table {self.table} at {base}") from None
+                reason = "cannot reach the server" if isinstance(e, OSError) else "the connection was lost"
+            if (len(self.messages), self.last) != got:
+                tries = 0  # it worked for a while: the backoff starts again
+            tries += 1
+            if tries > self.max_retries:
+                raise JoinError(f"lost the connection to {self.base} and could not get it back") from None
+            k += 1
+            wait = self.backoff(tries)
+            self._status(f"{reason}: reconnecting in {wait:.1f} s (attempt {tries})")
+            await asyncio.sleep(wait)
 
     async def _session(self, ws: Any, until_over: bool) -> bool:
         async for raw in ws:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -51,6 +51,11 @@ class TableRow(Base):
     scores: Mapped[str | None] = mapped_column(Text, nullable=True)  # final scores (JSON)
     winners: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON list of seats
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next table's id
+    # several processes on one database (see cluster.py): the process that owns the table,
+    # where the others reach it, and until when (epoch seconds, the database's clock)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    owner_url: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class SeatRow(Base):
@@ -86,6 +91,19 @@ _ADD_ACTION = text('INSERT INTO actions (table_id, seq, seat, "text", state_id) 
 _ADD_CLAIM = text('INSERT INTO claims (table_id, "window", seat, answer) VALUES (:tid, :w, :seat, :a)')
 _SET_STATE = text("UPDATE tables SET state_id = :sid WHERE id = :tid")
 _SET_STATE_STATUS = text("UPDATE tables SET state_id = :sid, status = :status WHERE id = :tid")
+
+
+class LeaseLost(RuntimeError):
+    """This process no longer holds the table's lease (another one took it over): the change
+    was not stored, and the table must be dropped here.  A RuntimeError, so that the
+    websocket loop ends the connection quietly (the client reconnects to the new owner)."""
+
+
+def _db_now(dialect: str) -> str:
+    """The database's clock in epoch seconds: every process judges leases by one clock."""
+    if dialect == "postgresql":
+        return "extract(epoch from clock_timestamp())"
+    return "((julianday('now') - 2440587.5) * 86400.0)"
 
 
 def default_url() -> str:
@@ -157,13 +175,37 @@ class StoredTable:
 
 
 class Storage:
-    """A small repository over the database; each method is one transaction."""
+    """A small repository over the database; each method is one transaction.
 
-    def __init__(self, url: str | None = None):
+    With ``node`` (one of several processes on one database, see cluster.py) every table has
+    a lease: creating a table takes it; every ``save`` first renews it *only if this node
+    still owns it* — the fence: a process that lost a table can never write to it again
+    (LeaseLost); ``unfinished`` returns the tables this node holds, taking the free ones."""
+
+    def __init__(self, url: str | None = None, *, node: str | None = None, node_url: str | None = None,
+                 lease_seconds: float = 10.0):
         self.url = normalise_url(url or default_url())
         self.engine = make_engine(self.url)
         upgrade(self.engine)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
+        self.node = node
+        self.node_url = node_url
+        self.lease_seconds = float(lease_seconds)
+        self.on_lost: Callable[[str], None] | None = None  # told of a table whose lease was lost
+        now = _db_now(self.engine.dialect.name)
+        self._now = text(f"SELECT {now}")
+        until = f"{now} + :ttl"
+        self._fence = text(f"UPDATE tables SET lease_until = {until} WHERE id = :tid AND owner = :me")
+        self._take = text(f"UPDATE tables SET owner = :me, owner_url = :url, lease_until = {until} "
+                          "WHERE id = :tid AND (owner IS NULL OR owner = :me OR lease_until IS NULL "
+                          f"OR lease_until < {now})")
+        self._free = text(f"SELECT id FROM tables WHERE status != 'over' AND (owner IS NULL OR "
+                          f"lease_until IS NULL OR lease_until < {now}) ORDER BY created")
+        self._peers = text(f"SELECT DISTINCT owner_url FROM tables WHERE owner != :me AND "
+                           f"owner_url IS NOT NULL AND lease_until >= {now}")
+
+    def _lease(self) -> dict[str, Any]:
+        return {"me": self.node, "url": self.node_url, "ttl": self.lease_seconds}
 
     def close(self) -> None:
         self.engine.dispose()
@@ -184,6 +226,9 @@ class Storage:
             s.flush()
             for i, (kind, nm) in enumerate(seats):
                 s.add(SeatRow(table_id=tid, seat=i, kind=kind, name=nm))
+            if self.node is not None:
+                s.flush()
+                s.execute(self._take, self._lease() | {"tid": tid})
         return now
 
     def save(self, tid: str, state_id: int, *, status: str | None = None,
@@ -194,6 +239,10 @@ class Storage:
         numbered from ``first_seq``, claim answers (window, seat, answer), seat updates
         (seat, {column: value}), the new state_id and status, ``final`` (scores, winners)."""
         with self.engine.begin() as c:
+            if self.node is not None and c.execute(self._fence, self._lease() | {"tid": tid}).rowcount != 1:
+                if self.on_lost is not None:
+                    self.on_lost(tid)
+                raise LeaseLost(f"table {tid} is owned by another process now")
             if moves:
                 c.execute(_ADD_ACTION, [{"tid": tid, "seq": first_seq + k, "seat": seat, "text": text,
                                          "sid": state_id} for k, (seat, text) in enumerate(moves)])
@@ -216,11 +265,73 @@ class Storage:
 
     # -- reads ---------------------------------------------------------------------------
 
+    def health(self) -> dict[str, Any]:
+        """One round trip to the database (raises when it does not answer)."""
+        with self.engine.connect() as c:
+            c.execute(text("SELECT 1"))
+        return {"db": self.engine.dialect.name}
+
     def unfinished(self) -> list[StoredTable]:
+        """The unfinished tables to serve: all of them, or with a ``node`` those whose lease
+        it holds or could take (no owner, or the owner's lease ran out)."""
+        if self.node is not None:
+            with self.engine.connect() as c:
+                ours = [r[0] for r in c.execute(select(TableRow.id).where(
+                    TableRow.owner == self.node, TableRow.status != "over"))]
+            mine = {tid for tid in [*ours, *self.free_tables()] if self.take(tid) == "mine"}
+            with self._tx() as s:
+                rows = s.scalars(select(TableRow).where(TableRow.id.in_(mine))
+                                 .order_by(TableRow.created)).all()
+                return [self._stored(s, r) for r in rows]
         with self._tx() as s:
             rows = s.scalars(select(TableRow).where(TableRow.status != "over")
                              .order_by(TableRow.created)).all()
             return [self._stored(s, r) for r in rows]
+
+    # -- leases (several processes on one database) ----------------------------------------
+
+    def take(self, tid: str) -> str:
+        """Take or keep the lease of a table: "mine", "other" (a live owner has it) or
+        "none" (no such table)."""
+        with self.engine.begin() as c:
+            if c.execute(self._take, self._lease() | {"tid": tid}).rowcount == 1:
+                return "mine"
+            found = c.execute(select(TableRow.id).where(TableRow.id == tid)).first()
+        return "other" if found is not None else "none"
+
+    def owner_url(self, tid: str) -> str | None:
+        with self.engine.connect() as c:
+            return c.execute(select(TableRow.owner_url).where(TableRow.id == tid)).scalar()
+
+    def renew(self, tids: Sequence[str]) -> set[str]:
+        """Renew the leases of these tables; the ones this node still holds."""
+        if not tids:
+            return set()
+        with self.engine.begin() as c:
+            held = set()
+            for tid in tids:
+                if c.execute(self._fence, self._lease() | {"tid": tid}).rowcount == 1:
+                    held.add(tid)
+        return held
+
+    def free_tables(self) -> list[str]:
+        """Unfinished tables without a live owner."""
+        with self.engine.connect() as c:
+            return [r[0] for r in c.execute(self._free)]
+
+    def peers(self) -> list[str]:
+        """The advertised URLs of the other live processes that own tables."""
+        with self.engine.connect() as c:
+            return [r[0] for r in c.execute(self._peers, {"me": self.node})]
+
+    def release(self, tids: Sequence[str]) -> None:
+        """Give these tables up at once (a clean shutdown): another process takes them now."""
+        if not tids or self.node is None:
+            return
+        with self.engine.begin() as c:
+            for tid in tids:
+                c.execute(update(TableRow).where(TableRow.id == tid, TableRow.owner == self.node)
+                          .values(lease_until=None, owner=None))
 
     def load(self, tid: str) -> StoredTable | None:
         with self._tx() as s:

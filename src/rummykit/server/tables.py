@@ -684,11 +684,21 @@ class Hub:
     def start(self) -> None:
         """After the event loop runs: restart timers of the restored tables."""
         for t in self.tables.values():
-            if t.status == "playing":
-                t.start_absent_graces()
-                t._settle()
-                t._commit()
-                t._schedule()
+            self.resume(t)
+
+    def resume(self, t: Table) -> None:
+        """A table rebuilt from storage goes on.  Coming back is a change of its own (nobody
+        is connected now, a window's countdown starts again), so it gets a new state_id,
+        stored before anyone hears of it: a state_id is never reused for another state."""
+        if t.status == "over":
+            return
+        t.state_id += 1
+        if t.status == "playing":
+            t.start_absent_graces()
+            t._settle()
+        t._commit()
+        if t.status == "playing":
+            t._schedule()
 
     def _rebuild(self, st: StoredTable) -> Table:
         rec = dict(st.setup)

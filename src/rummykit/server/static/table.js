@@ -89,9 +89,11 @@ RK.Table = (function () {
         t.stopped = true;
         return;
       }
+      // exponential backoff with jitter, 0.5 s doubling to 10 s (each wait 75-125 % of that),
+      // so the players of a restarted server do not all come back in the same instant
       const delay = Math.min(10000, 500 * 2 ** t.attempt) * (0.75 + Math.random() * 0.5);
       t.attempt += 1;
-      conn(`Connection lost: trying again in ${Math.ceil(delay / 1000)} s`);
+      conn(`Connection lost: reconnecting in ${Math.ceil(delay / 1000)} s…`);
       t.retry = setTimeout(() => { if (!t.stopped) connect(); }, delay);
     };
   }
