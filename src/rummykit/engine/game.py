@@ -88,6 +88,15 @@ def _listed(a: Action, legal: list[Action]) -> bool:
     return False
 
 
+def _well_formed(action: object) -> Action:
+    """The action text parsed, or the action object checked field by field
+    (:func:`~rummykit.engine.validate.check_action`), before anything changes."""
+    try:
+        return parse_action(action) if isinstance(action, str) else check_action(action)
+    except ValueError as e:
+        raise IllegalActionError(str(e)) from None
+
+
 def compute_legal(setup: Setup, st: State) -> list[Action]:
     """Every action the seat to act may take now, each once."""
     ph = st.phase
@@ -214,26 +223,14 @@ class Game:
         legal = st.legal
         # one of the listed actions itself (a bot's or a random agent's pick): known good
         fast = legal is not None and any(x is action for x in legal)
-        if fast:
-            pass
-        elif isinstance(action, str):
-            try:
-                action = parse_action(action)
-            except ValueError as e:
-                raise IllegalActionError(str(e)) from None
-        else:
-            try:
-                action = check_action(action)  # every field's type, before anything changes
-            except ValueError as e:
-                raise IllegalActionError(str(e)) from None
+        act = action if fast and not isinstance(action, str) else _well_formed(action)
         if st.phase is Phase.OVER:
             raise IllegalActionError("The game is over")
-        assert not isinstance(action, str)
-        fast = fast or (legal is not None and _listed(action, legal))
+        fast = fast or (legal is not None and _listed(act, legal))
         try:
             if not fast:
-                gate(setup, st, action)
-            run = APPLY[type(action)](setup, st, action, not fast)
+                gate(setup, st, act)
+            run = APPLY[type(act)](setup, st, act, not fast)
             st.actions.append(format_action(run))
         except IllegalActionError:
             raise  # raised by the checks, which run before anything changes

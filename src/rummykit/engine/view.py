@@ -18,12 +18,12 @@ from typing import Any
 
 from ..cards import TEXT, Card, parse_card, parse_cards
 from ..melds import Rank, face_at
-from .events import Event, FrozenList, _frozen
+from .events import Event
 from .flow import buy_limit, contract_text
 from .scoring import number
 from .state import TURN_STATE, Phase, Setup, State
 
-__all__ = ["Event", "FrozenList", "MeldView", "View", "as_view", "build_view", "observe", "_frozen"]
+__all__ = ["Event", "MeldView", "View", "as_view", "build_view", "observe"]
 
 RANKS = "A23456789TJQK"
 

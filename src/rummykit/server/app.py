@@ -414,7 +414,7 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
                     continue
                 t.handle(conn, data)
         except (WebSocketDisconnect, RuntimeError):
-            pass
+            pass  # the client went away, or this process lost the table's lease: nobody to answer
         finally:
             t.disconnect(conn)
             conn.out.put_nowait(None)

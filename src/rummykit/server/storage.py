@@ -34,7 +34,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 
 
 class Base(DeclarativeBase):
-    pass
+    """The server's tables (SQLAlchemy's declarative base: every row class below)."""
 
 
 class TableRow(Base):
