@@ -136,7 +136,7 @@ class Cluster:
             return None  # held: the heartbeat drops it the moment the lease is lost
         got = self.storage.take(tid)
         if got == "mine":
-            self.adopt(tid)
+            self.adopt(tid, takeover=True)  # reached by a client first: a takeover all the same
             return None
         if got == "none":
             return None
