@@ -31,6 +31,7 @@ import json
 import os
 import random
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -45,6 +46,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import rummykit as rk  # noqa: E402
+from rummykit.server.client import whole_log, ws_url  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 SHORT = {"contract": {"deals": 1}, "may-i": {"deals": 1}, "liverpool": {"deals": 1},
@@ -57,10 +59,26 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
+PROFILED = """
+import cProfile, os, signal, sys
+from rummykit.cli.main import main
+prof, path = cProfile.Profile(), sys.argv.pop(1)
+def dump(*_):
+    prof.disable()
+    prof.dump_stats(path)
+signal.signal(signal.SIGUSR1, dump)
+prof.enable()
+main()
+"""
+
+
+def start_server(db: str, profile: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "rummykit.cli.main", "serve", "--port", str(port),
-                             "--db", db, "--no-limits"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    cmd = [sys.executable, "-m", "rummykit.cli.main"]
+    if profile:  # cProfile in the server process, written when it gets SIGUSR1 (see run_level)
+        cmd = [sys.executable, "-c", PROFILED, profile]
+    proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--db", db, "--no-limits"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     end = time.time() + 60
     while time.time() < end:
@@ -109,6 +127,7 @@ class Seat:
         self.pending: tuple[float, int] | None = None  # (sent at, state_id sent)
         self.acted = -1  # the state_id acted on (outside a window) or the window answered
         self.rng = random.Random(table.seed * 10 + seat)
+        self.log: list[Any] = []  # the round's log, made whole from log_from messages
 
     def choose(self, msg: dict[str, Any]) -> str:
         legal: list[str] = msg["legal"]
@@ -138,6 +157,8 @@ class Seat:
                     break
                 now = time.perf_counter()
                 msg = json.loads(raw)
+                if msg["type"] == "state":
+                    self.log = whole_log(msg, self.log)
                 if msg["type"] == "error":
                     stats.errors[msg["code"]] += 1
                     if self.pending is not None:
@@ -183,8 +204,8 @@ class Seat:
 
 
 class TableRun:
-    def __init__(self, tid: str, tokens: list[str], seed: int, think: float):
-        self.id, self.seed, self.think = tid, seed, think
+    def __init__(self, tid: str, tokens: list[str], seed: int, think: float, delta: bool):
+        self.id, self.seed, self.think, self.delta = tid, seed, think, delta
         self.seats = [Seat(self, i, t) for i, t in enumerate(tokens)]
         self.all_in = False
         self.over = False
@@ -192,12 +213,10 @@ class TableRun:
     async def play(self, base: str, stop: float, stats: Stats) -> None:
         import websockets
 
-        url = base.replace("http://", "ws://") + f"/ws/tables/{self.id}?token="
-
         async def one(s: Seat) -> None:
             try:
-                async with websockets.connect(url + s.token, max_size=2**24, open_timeout=60,
-                                              ping_interval=None) as ws:
+                async with websockets.connect(ws_url(base, self.id, s.token, self.delta), max_size=2**24,
+                                              open_timeout=60, ping_interval=None) as ws:
                     await s.run(ws, stop, stats)
             except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as e:
                 stats.errors[f"socket: {type(e).__name__}"] += 1
@@ -206,7 +225,7 @@ class TableRun:
 
 
 async def setup(base: str, n: int, ruleset: str, options: dict[str, Any], hints: bool, seed: int,
-                think: float) -> list[TableRun]:
+                think: float, delta: bool) -> list[TableRun]:
     import httpx
 
     sem = asyncio.Semaphore(16)
@@ -223,7 +242,7 @@ async def setup(base: str, n: int, ruleset: str, options: dict[str, Any], hints:
                     j = await http.post(f"/api/tables/{tid}/join", json={"name": f"L{i}", "seat": i})
                     j.raise_for_status()
                     tokens.append(j.json()["token"])
-                return TableRun(tid, tokens, seed + k, think)
+                return TableRun(tid, tokens, seed + k, think, delta)
 
         return list(await asyncio.gather(*(one(k) for k in range(n))))
 
@@ -258,11 +277,11 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def run_level(n: int, args: argparse.Namespace, db: str, seed: int) -> bool:
-    proc, base = start_server(db)
+    proc, base = start_server(db, args.profile and f"{args.profile}.{n}")
     ok = True
     try:
         runs = asyncio.run(setup(base, n, args.ruleset, SHORT.get(args.ruleset, {}), args.hints, seed,
-                                 args.think))
+                                 args.think, not args.whole_log))
         stats = Stats()
         cpu0, me0, t0 = proc_cpu(proc.pid), resource.getrusage(resource.RUSAGE_SELF), time.time()
         stop = t0 + args.seconds
@@ -272,6 +291,8 @@ def run_level(n: int, args: argparse.Namespace, db: str, seed: int) -> bool:
 
         asyncio.run(play())
         took = time.time() - t0
+        if args.profile:
+            proc.send_signal(signal.SIGUSR1)
         cpu = proc_cpu(proc.pid) - cpu0
         me1 = resource.getrusage(resource.RUSAGE_SELF)
         mine = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
@@ -316,6 +337,11 @@ def main() -> None:
     ap.add_argument("--ruleset", default="contract", choices=sorted(SHORT))
     ap.add_argument("--hints", action="store_true", help="tables with hints on")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--whole-log", action="store_true",
+                    help="clients ask for the whole log in every state message (default: only what "
+                         "is new, log=delta, as the browser app and rummykit join do)")
+    ap.add_argument("--profile", default=None, metavar="FILE",
+                    help="run the server under cProfile, writing FILE.<tables> (read it with pstats)")
     args = ap.parse_args()
     levels = [int(x) for x in (args.tables or ("10" if args.quick else "10,100,500")).split(",")]
     if args.think is None:
@@ -325,6 +351,7 @@ def main() -> None:
     tmp = tempfile.mkdtemp(prefix="rummykit-load-")
     print(f"rummykit serve under load: {args.ruleset} {SHORT[args.ruleset]}, 4 websocket clients per table "
           f"(think 0-{2 * args.think:g} s), hints {'on' if args.hints else 'off'}, "
+          f"log {'whole' if args.whole_log else 'delta'}, "
           f"{(args.db or 'sqlite').split(':')[0]} database, at most {args.seconds:g} s per level, "
           f"{os.cpu_count()} cores shared by server and clients")
     print(f"{'tables':>6} {'over':>5} {'unfin':>5} {'actions':>8} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} "

@@ -122,7 +122,9 @@ async def play_table(base: str, tid: str, levels: list[str], *, spectators: int 
     for i, lvl in enumerate(levels):
         _, token = join_table(base, tid, f"P{i}")
         players.append(SeatClient(base, tid, token, bot_chooser(lvl, i), keep=True))
-    watchers = [SeatClient(base, tid, None, None, keep=True) for _ in range(spectators)]
+    # the seats ask for the log as what is new (delta), as the browser does; spectators take
+    # turns, the first one with the whole log in every message
+    watchers = [SeatClient(base, tid, None, None, keep=True, delta=bool(k % 2)) for k in range(spectators)]
     await asyncio.wait_for(asyncio.gather(*(c.run() for c in players + watchers)), timeout)
     return players, watchers
 

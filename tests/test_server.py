@@ -40,9 +40,17 @@ def test_whole_game_every_message_is_exactly_the_seats_view(served: str, ruleset
     base = served
     tid = create_table(base, ruleset=ruleset, seats=["human", "bot:medium", "human", "bot:easy"],
                        seed=11, hints=False, options=SHORT[ruleset])
-    players, watchers = asyncio.run(play_table(base, tid, ["medium", "easy"]))
+    players, watchers = asyncio.run(play_table(base, tid, ["medium", "easy"], spectators=2))
     info = table_state(base, tid)
     assert info["status"] == "over"
+    # the seats and the second spectator got the log as what is new (log_from), made whole
+    # again by the client (check_views compares whole views); the first one got it whole
+    for c in players + watchers:
+        starts = [m.get("log_from") for m in c.messages if m["type"] == "state"]
+        if c.delta:
+            assert all(k is not None for k in starts) and any(k for k in starts)
+        else:
+            assert all(k is None for k in starts)
     record = info["record"]
     assert check_views(record, players + watchers) > 50
     # the record of the finished game replays to the same scores

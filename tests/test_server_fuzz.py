@@ -36,7 +36,8 @@ import rummykit as rk
 from rummykit.server import create_app
 from rummykit.server.limits import FLOOD, Bucket, Limits, PerIP
 from rummykit.server.tables import Table
-from rummykit.server.wire import StateEncoder
+from rummykit.server.client import whole_log
+from rummykit.server.wire import LogCursor, encode, with_log_from
 
 MESSAGES = int(os.environ.get("RUMMYKIT_FUZZ_MESSAGES", "5000"))
 SECONDS = float(os.environ.get("RUMMYKIT_FUZZ_SECONDS", "240"))
@@ -650,17 +651,26 @@ def test_tokens_are_compared_as_hashes_in_constant_time(tmp_path: Path, monkeypa
     assert seen and all(len(a) == len(b) == 64 and token not in (a, b) for a, b in seen)
 
 
-def test_the_state_encoder_writes_what_json_dumps_writes() -> None:
-    g = rk.new_game("contract", players=4, seed=5, options={"deals": 1})
+def test_state_messages_encode_to_the_json_of_the_message_and_the_log_resumes_where_it_stopped() -> None:
+    """wire.encode writes JSON that reads back as the message; a delta-log connection's
+    messages (log_from, the new entries), made whole by the client, are the whole views."""
+    g = rk.new_game("contract", players=4, seed=5, options={"deals": 2})
     rng = random.Random(5)
-    enc = StateEncoder()
-    for _ in range(400):
-        if g.is_over:
-            break
-        for seat in (None, 0, 1, 2, 3):
+    cursors = {seat: LogCursor() for seat in (None, 0, 1, 2, 3)}
+    logs: dict[int | None, list[Any]] = {seat: [] for seat in cursors}
+    resumed = 0
+    while not g.is_over:
+        for seat in cursors:
             msg = {"type": "state", "seat": seat, "view": g.view(seat), "legal": []}
-            assert enc.encode(msg) == json.dumps(msg)
+            whole = json.loads(json.dumps(msg))
+            assert json.loads(encode(msg)) == whole
+            start = cursors[seat].advance(msg["view"])
+            sent = json.loads(encode(with_log_from(msg, start)))
+            resumed += start > 0
+            logs[seat] = whole_log(sent, logs[seat])
+            assert sent == dict(whole, log_from=start)
         g.apply(cheap_move(rng, [rk.format_action(a) for a in g.legal_actions()]))
+    assert resumed > 100
 
 
 def test_oversized_messages_and_bodies_through_a_real_socket(tmp_path: Path) -> None:

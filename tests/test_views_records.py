@@ -6,6 +6,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from conftest import deal, illegal, play, snapshot
 
 import rummykit as rk
@@ -175,3 +177,23 @@ def test_golden_record_replays_to_the_same_scores(path):
 
 def test_there_are_golden_records():
     assert len(list(GOLDEN.glob("*.json"))) >= 4
+
+
+@settings(max_examples=40, deadline=None)
+@given(ruleset=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10_000), steps=st.integers(0, 400),
+       more=st.booleans())
+def test_views_of_a_whole_table_equal_each_seats_own_view(ruleset, seed, steps, more):
+    """Game.views (a server telling a whole table, the public part built once) gives exactly
+    view(seat) for every seat and the spectator, at any point of a game."""
+    lo, hi = rk.get_variant(ruleset).spec.players
+    n = hi if more else lo
+    g = rk.new_game(ruleset, players=n, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
+    seats = [None, *range(n)]
+    assert g.views(seats) == {s: g.view(s) for s in seats}
+    assert list(g.views([1, 0])[1]) == list(g.view(1))  # the keys in the view's own order

@@ -8,7 +8,7 @@ read-only Mapping with the dict's keys, so code written for the dict reads it un
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -216,6 +216,33 @@ def _to_dict(v: View) -> dict[str, Any]:
 def build_view(setup: Setup, st: State, seat: int | None) -> dict[str, Any]:
     """``seat``'s view as the JSON-safe dict of the public API (a fresh dict each call)."""
     return _to_dict(observe(setup, st, seat))
+
+
+# the keys of a view that differ from seat to seat (see observe): the rest is public
+SEAT_KEYS = ("seat", "hand", "taken", "must_place")
+
+
+def build_views(setup: Setup, st: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``build_view`` for several seats at once (a server telling a whole table): the public
+    part is built once and the dicts share it (its lists too: read them, don't change them);
+    only the ``SEAT_KEYS`` are each seat's own."""
+    out: dict[int | None, dict[str, Any]] = {}
+    base: dict[str, Any] | None = None
+    phase = st.phase
+    for seat in seats:
+        if seat in out:
+            continue
+        if base is None:
+            base = out[seat] = build_view(setup, st, seat)
+            continue
+        own_turn = seat == st.current and (phase is Phase.DRAW or phase is Phase.PLAY)
+        d = dict(base)
+        d["seat"] = seat
+        d["hand"] = [] if seat is None else [TEXT[c] for c in sorted(st.hands[seat])]
+        d["taken"] = TEXT[st.taken] if own_turn and st.taken is not None else None
+        d["must_place"] = [TEXT[c] for c in st.pending] if own_turn else []
+        out[seat] = d
+    return out
 
 
 # ------------------------------------------------------------------ from a dict view

@@ -21,6 +21,7 @@ from .limits import FLOOD, BodyLimit, Bucket, Limits, PerIP, client_ip
 from .replay import Replays
 from .storage import Storage
 from .tables import BOT_LEVELS, OVERFLOW, Conn, Hub, Refused, Table
+from .wire import LogCursor
 
 STATIC = Path(__file__).parent / "static"
 SEAT_KINDS = ("human", *(f"bot:{x}" for x in BOT_LEVELS))
@@ -373,7 +374,7 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
                                            "message": "this token is not a seat at this table"})
                 await websocket.close(code=4403)
                 return
-        conn = Conn(seat)
+        conn = Conn(seat, log=LogCursor() if websocket.query_params.get("log") == "delta" else None)
         writer = asyncio.create_task(_writer(websocket, conn))
         t.connect(conn)
         bucket = Bucket(limits.ws_rate, limits.ws_burst)

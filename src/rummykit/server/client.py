@@ -63,9 +63,26 @@ def join_table(base: str, tid: str, name: str, seat: int | None = None) -> tuple
     return data["seat"], data["token"]
 
 
-def ws_url(base: str, tid: str, token: str | None) -> str:
+def ws_url(base: str, tid: str, token: str | None, delta: bool = False) -> str:
+    """The table's websocket URL; ``delta``: state messages carry only the log entries that are
+    new to this connection (``log_from``; see docs/protocol.md)."""
     u = base.replace("https://", "wss://", 1).replace("http://", "ws://", 1) + f"/ws/tables/{tid}"
-    return u if token is None else u + "?token=" + urllib.parse.quote(token)
+    q = ([] if token is None else ["token=" + urllib.parse.quote(token)]) + (["log=delta"] if delta else [])
+    return u + ("?" + "&".join(q) if q else "")
+
+
+def whole_log(msg: dict[str, Any], log: list[Any]) -> list[Any]:
+    """A state message of a delta-log connection made whole again: its view's log becomes the
+    entries before ``log_from`` that this connection had (``log``) plus the new ones.  Returns
+    the whole log (to pass with the next message).  A gap (which the server never makes on one
+    connection) is an OSError, so the client reconnects and gets the whole log."""
+    k = msg.get("log_from")
+    if k is None:
+        return log
+    if k > len(log):
+        raise ConnectionError(f"the log resumes at {k} but this connection has {len(log)} entries")
+    msg["view"]["log"] = whole = log[:k] + msg["view"]["log"]
+    return whole
 
 
 def table_variant(table: dict[str, Any], ruleset: str) -> Variant:
@@ -122,6 +139,7 @@ class SeatClient:
     also: tuple[str, ...] = ()
     connects: int = 0  # successful connections so far (the first one included)
     rng: random.Random = field(default_factory=random.Random)
+    delta: bool = True  # ask for the log as what is new (messages are still kept whole)
 
     def backoff(self, tries: int) -> float:
         """The wait before attempt ``tries`` (1, 2, ...): exponential, capped, jittered."""
@@ -144,7 +162,7 @@ class SeatClient:
             got = len(self.messages), self.last
             self._status("connecting")
             try:
-                async with websockets.connect(ws_url(base, self.table, self.token),
+                async with websockets.connect(ws_url(base, self.table, self.token, self.delta),
                                               max_size=2**24, open_timeout=10) as ws:
                     self.connects += 1
                     if self.connects > 1:
@@ -172,8 +190,11 @@ class SeatClient:
             await asyncio.sleep(wait)
 
     async def _session(self, ws: Any, until_over: bool) -> bool:
+        log: list[Any] = []
         async for raw in ws:
             msg = json.loads(raw)
+            if msg.get("type") == "state":
+                log = whole_log(msg, log)
             if self.keep:
                 self.messages.append(msg)
             if self.on_message is not None:

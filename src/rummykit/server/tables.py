@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 import random
 import secrets
@@ -32,8 +31,8 @@ from ..engine.game import Game, IllegalActionError, new_game, replay
 from ..engine.scoring import number
 from ..players import make_player
 from ..rules.registry import Variant
-from .storage import Storage, StoredTable
-from .wire import StateEncoder
+from .storage import Change, LeaseLost, Storage, StoredTable
+from .wire import LogCursor, encode, with_log_from
 
 log = logging.getLogger("rummykit.server")
 
@@ -110,6 +109,7 @@ class Conn:
     seat: int | None
     out: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     behind: bool = False
+    log: LogCursor | None = None  # a delta-log connection (?log=delta): what of the log it has
 
     def send(self, msg: dict[str, Any] | str) -> None:
         """Queue a message; a client that does not read is cut off (it reconnects and gets
@@ -120,7 +120,7 @@ class Conn:
             self.behind = True
             self.out.put_nowait(OVERFLOW)
             return
-        self.out.put_nowait(msg if isinstance(msg, str) else json.dumps(msg))
+        self.out.put_nowait(msg if isinstance(msg, str) else encode(msg))
 
 
 class Refused(Exception):
@@ -155,7 +155,6 @@ class Table:
         self.turn_key: tuple[Any, ...] | None = None
         self.turn_deadline: float | None = None
         self.rematch: str | None = None
-        self.encoder = StateEncoder()  # JSON of state messages, the shared log encoded once
 
     @property
     def storage(self) -> Storage:
@@ -210,11 +209,13 @@ class Table:
             return self.window.deadline
         return self.turn_deadline
 
-    def state_message(self, seat: int | None) -> dict[str, Any]:
+    def state_message(self, seat: int | None, view: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The state message to ``seat`` (``view``: its view, when the caller has it)."""
         g = self.game
         msg: dict[str, Any] = {
             "type": "state", "state_id": self.state_id, "status": self.status, "seat": seat,
-            "view": g.view(seat), "legal": self._legal_for(seat), "deadline": self.deadline(),
+            "view": g.view(seat) if view is None else view, "legal": self._legal_for(seat),
+            "deadline": self.deadline(),
             "window": None if self.window is None else self.window.public(seat),
             "seats": [s.public() for s in self.seats],
             "autoplay": seat is not None and self.seats[seat].autoplay is not None,
@@ -247,32 +248,74 @@ class Table:
     # -- sending ----------------------------------------------------------------------------
 
     def broadcast(self) -> None:
-        cache: dict[int | None, str] = {}
-        for c in list(self.conns):
-            if c.seat not in cache:
-                cache[c.seat] = self.encoder.encode(self.state_message(c.seat))
-            c.send(cache[c.seat])
+        conns = list(self.conns)
+        views = self.game.views({c.seat for c in conns})
+        texts: dict[tuple[int | None, int | None], str] = {}
+        for c in conns:
+            c.send(self._state_text(c, views[c.seat], texts))
 
-    def _commit(self) -> None:
-        """Store what changed (engine actions, answers, seats, the state_id) in one
-        transaction, before anyone hears of it."""
-        if self.state_id == self.stored_state and not (self.moves or self.claims or self.seat_changes):
+    def send_state(self, *conns: Conn) -> None:
+        """The current state to some of the table's connections."""
+        if self.hub.ungather(self):  # a change waits for this loop turn's commit: store it and
+            self._commit()           # tell everyone now (these connections too): never show a
+            self._told()             # change before it is stored, never send one state twice
             return
+        for c in conns:
+            c.send(self._state_text(c, self.game.view(c.seat)))
+
+    def _state_text(self, c: Conn, view: dict[str, Any],
+                    texts: dict[tuple[int | None, int | None], str] | None = None) -> str:
+        """The state message for connection ``c`` as JSON text; ``texts`` caches the texts
+        of one broadcast by (seat, where the log starts)."""
+        start = None if c.log is None else c.log.advance(view)
+        key = (c.seat, start)
+        if texts is not None and key in texts:
+            return texts[key]
+        msg = self.state_message(c.seat, view)
+        text = encode(msg if start is None else with_log_from(msg, start))
+        if texts is not None:
+            texts[key] = text
+        return text
+
+    def _change(self) -> Change | None:
+        """What changed since the last save (engine actions, answers, seats, the state_id)."""
+        if self.state_id == self.stored_state and not (self.moves or self.claims or self.seat_changes):
+            return None
         g = self.game
         final = None
         if self.status == "over":
             final = ([str(number(x)) for x in g.scores], list(g.winners))
-        self.storage.save(self.id, self.state_id, status=self.status, moves=self.moves, first_seq=self.saved,
-                          claims=self.claims, seats=self.seat_changes, final=final)
-        self.saved += len(self.moves)
-        self.moves, self.claims, self.seat_changes = [], [], []
-        self.stored_state = self.state_id
+        return Change(self.id, self.state_id, self.status, self.moves, self.saved, self.claims,
+                      self.seat_changes, final)
 
-    def _changed(self) -> None:
-        """After any change: settle the engine, commit, tell everyone, schedule timers."""
+    def _stored(self, ch: Change) -> None:
+        """``ch`` is in the database now."""
+        self.saved += len(ch.moves)
+        self.moves, self.claims, self.seat_changes = [], [], []
+        self.stored_state = ch.state_id
+
+    def _commit(self) -> None:
+        """Store what changed in one transaction, before anyone hears of it."""
+        ch = self._change()
+        if ch is not None:
+            self.storage.save(ch.tid, ch.state_id, status=ch.status, moves=ch.moves, first_seq=ch.first_seq,
+                              claims=ch.claims, seats=ch.seats, final=ch.final)
+            self._stored(ch)
+
+    def _changed(self, gather: bool = False) -> None:
+        """After any change: settle the engine, commit, tell everyone, schedule timers.
+        ``gather``: the commit may wait for the end of this turn of the event loop, to go
+        in one transaction with the other tables' changes of the same turn (Hub.gather);
+        nobody hears of the change before it is stored either way."""
         self._settle()
+        if gather and self.hub.gather(self):
+            return
         self._commit()
-        self._schedule()  # before telling: it sets the turn's deadline
+        self._told()
+
+    def _told(self) -> None:
+        """The change is stored: schedule (it sets the turn's deadline), then tell everyone."""
+        self._schedule()
         self.broadcast()
 
     # -- connections ------------------------------------------------------------------------
@@ -292,7 +335,7 @@ class Table:
                 self.state_id += 1
                 self._changed()
                 return
-        conn.send(self.state_message(conn.seat))
+        self.send_state(conn)
 
     def disconnect(self, conn: Conn) -> None:
         if conn not in self.conns:
@@ -421,7 +464,7 @@ class Table:
             raise Refused("illegal", str(e)) from None
         self.moves.append((seat, g.actions[-1]))
         self.state_id += 1
-        self._changed()
+        self._changed(gather=True)
 
     def _autoplay(self, conn: Conn, data: dict[str, Any]) -> None:
         on = data.get("on")
@@ -434,7 +477,7 @@ class Table:
             raise Refused("not_your_turn", "this is a bot's seat")
         want = "asked" if on else None
         if (s.autoplay is not None) == on:
-            conn.send(self.state_message(conn.seat))
+            self.send_state(conn)
             return
         s.autoplay = want
         self.state_id += 1
@@ -463,13 +506,10 @@ class Table:
         w.answers[seat] = text
         self.state_id += 1
         self.claims.append((w.state_id, seat, text))
-        self._changed()
+        self._changed(gather=True)
 
     def _send_to(self, seat: int) -> None:
-        msg = json.dumps(self.state_message(seat))
-        for c in self.conns:
-            if c.seat == seat:
-                c.send(msg)
+        self.send_state(*[c for c in self.conns if c.seat == seat])
 
     def _window_kind(self) -> str:
         g = self.game
@@ -614,7 +654,7 @@ class Table:
                 g.apply(g.legal_actions()[0])
             self.moves.append((seat, g.actions[-1]))
             self.state_id += 1
-            self._changed()
+            self._changed(gather=True)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -648,7 +688,7 @@ class Table:
             if self.window is w:
                 w.task = None
                 self._close_window()
-                self._changed()
+                self._changed(gather=True)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -671,6 +711,68 @@ class Hub:
     def __init__(self, storage: Storage):
         self.storage = storage
         self.tables: dict[str, Table] = {}
+        self._gathered: dict[str, Table] = {}  # changed this turn of the loop, not stored yet
+
+    # -- group commit ------------------------------------------------------------------------
+
+    def gather(self, t: Table) -> bool:
+        """Take ``t``'s change into this loop turn's transaction (stored, then told, by
+        ``flush`` once the loop has run what is ready); False without a running loop."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        if not self._gathered:
+            loop.call_soon(self.flush)
+        self._gathered[t.id] = t
+        return True
+
+    def ungather(self, t: Table) -> bool:
+        """Take ``t`` out of this loop turn's commit; whether it was in it."""
+        return self._gathered.pop(t.id, None) is not None
+
+    def flush(self) -> None:
+        """Store the gathered changes in one transaction, then tell each table's clients.  A
+        table whose lease is lost is dropped (the cluster closes its sockets); if the
+        transaction fails, each table is tried alone, and a table that still cannot be stored
+        is dropped from memory with its sockets closed: nobody was told of its change, the
+        clients reconnect and it is rebuilt from what is stored."""
+        tables = [t for t in self._gathered.values() if self.tables.get(t.id) is t]
+        self._gathered = {}
+        changes = {t.id: ch for t in tables if (ch := t._change()) is not None}
+        try:
+            lost = self.storage.save_many(list(changes.values()))
+        except Exception:
+            log.exception("storing %d tables' changes at once failed; trying each alone", len(changes))
+            lost = set()
+            for t in tables:
+                try:
+                    t._commit()
+                except LeaseLost:
+                    lost.add(t.id)
+                except Exception:
+                    log.exception("table %s: its change could not be stored; dropped from memory", t.id)
+                    self.forget(t)
+                    lost.add(t.id)
+            changes = {}
+        for t in tables:
+            if t.id in lost:
+                continue
+            ch = changes.get(t.id)
+            if ch is not None:
+                t._stored(ch)
+            t._told()
+
+    def forget(self, t: Table) -> None:
+        """Drop a table from memory and close its sockets (code 1013: the clients reconnect
+        and get the table as storage holds it)."""
+        if self.tables.get(t.id) is t:
+            del self.tables[t.id]
+        conns = list(t.conns)
+        t.conns.clear()
+        t.stop()
+        for c in conns:
+            c.out.put_nowait(OVERFLOW)
 
     def restore(self) -> None:
         for st in self.storage.unfinished():

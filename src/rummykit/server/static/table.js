@@ -49,8 +49,11 @@ RK.Table = (function () {
   function connect() {
     const t = T;
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const q = t.me && t.me.token ? `?token=${encodeURIComponent(t.me.token)}` : "";
+    // log=delta: each state message carries only the log entries new to this connection
+    // (from index log_from on); the entries before come from the messages already received
+    const q = (t.me && t.me.token ? `?token=${encodeURIComponent(t.me.token)}&` : "?") + "log=delta";
     const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${t.id}${q}`);
+    let log = [];
     t.ws = ws;
     conn(t.attempt ? "Reconnecting…" : "Connecting…");
     ws.onopen = () => {
@@ -64,6 +67,11 @@ RK.Table = (function () {
       if (t.ws !== ws || t.stopped) return;
       let m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
+      if (m.type === "state" && m.log_from !== undefined) {
+        if (m.log_from > log.length) { ws.close(); return; } // a gap: reconnect for the whole log
+        log = log.slice(0, m.log_from).concat(m.view.log);
+        m.view.log = log;
+      }
       if (m.type === "state") onState(m);
       else if (m.type === "error") onError(m);
     };
