@@ -209,21 +209,30 @@ class Table:
             return self.window.deadline
         return self.turn_deadline
 
-    def state_message(self, seat: int | None, view: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The state message to ``seat`` (``view``: its view, when the caller has it)."""
+    def state_message(self, seat: int | None, view: dict[str, Any] | None = None,
+                      shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The state message to ``seat`` (``view``: its view, when the caller has it;
+        ``shared``: the parts that are the same for every seat, see ``_shared``)."""
         g = self.game
+        if shared is None:
+            shared = self._shared()
         msg: dict[str, Any] = {
             "type": "state", "state_id": self.state_id, "status": self.status, "seat": seat,
             "view": g.view(seat) if view is None else view, "legal": self._legal_for(seat),
-            "deadline": self.deadline(),
+            "deadline": shared["deadline"],
             "window": None if self.window is None else self.window.public(seat),
-            "seats": [s.public() for s in self.seats],
+            "seats": shared["seats"],
             "autoplay": seat is not None and self.seats[seat].autoplay is not None,
-            "table": self.table_facts(),
+            "table": shared["table"],
         }
         if (seat is not None and self.settings.get("hints") and msg["legal"] and self.window is None):
             msg["hint"] = self._hint(seat, msg["view"])
         return msg
+
+    def _shared(self) -> dict[str, Any]:
+        """What a state message tells every seat alike (built once per broadcast)."""
+        return {"deadline": self.deadline(), "seats": [s.public() for s in self.seats],
+                "table": self.table_facts()}
 
     def table_facts(self) -> dict[str, Any]:
         out = {"id": self.id, "ruleset": self.variant.id, "name": self.name, "players": self.game.n,
@@ -251,8 +260,9 @@ class Table:
         conns = list(self.conns)
         views = self.game.views({c.seat for c in conns})
         texts: dict[tuple[int | None, int | None], str] = {}
+        shared = self._shared()
         for c in conns:
-            c.send(self._state_text(c, views[c.seat], texts))
+            c.send(self._state_text(c, views[c.seat], texts, shared))
 
     def send_state(self, *conns: Conn) -> None:
         """The current state to some of the table's connections."""
@@ -264,14 +274,15 @@ class Table:
             c.send(self._state_text(c, self.game.view(c.seat)))
 
     def _state_text(self, c: Conn, view: dict[str, Any],
-                    texts: dict[tuple[int | None, int | None], str] | None = None) -> str:
+                    texts: dict[tuple[int | None, int | None], str] | None = None,
+                    shared: dict[str, Any] | None = None) -> str:
         """The state message for connection ``c`` as JSON text; ``texts`` caches the texts
         of one broadcast by (seat, where the log starts)."""
         start = None if c.log is None else c.log.advance(view)
         key = (c.seat, start)
         if texts is not None and key in texts:
             return texts[key]
-        msg = self.state_message(c.seat, view)
+        msg = self.state_message(c.seat, view, shared)
         text = encode(msg if start is None else with_log_from(msg, start))
         if texts is not None:
             texts[key] = text
