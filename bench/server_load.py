@@ -10,10 +10,12 @@ For each level it starts a fresh `rummykit serve --no-limits` on a free port of 
 (a temporary SQLite database unless --db is given) in its own process, creates N tables of
 four human seats (short games: one deal of Contract Rummy by default), joins every seat over
 HTTP and plays it with an asyncio websocket client in this process.  A client acts on a state
-that lists actions for it, after a think time drawn uniformly from 0..2*--think seconds, by a
-cheap policy: the first meld or layoff listed, else `draw`, else `pass` (in a claim window;
-`buy` one time in five), else a random listed action.  Tables start acting once all four
-seats are connected.
+that lists actions for it, after a think time drawn uniformly from 0..2*--think seconds, as
+rummykit's medium bot chooses from the state message (`--policy medium`, the default: games
+of about 100 actions, like people's) or by a cheap policy (`--policy cheap`: the first meld or
+layoff listed, else `draw`, else `pass` (in a claim window; `buy` one time in five), else a
+random listed action; games of about 300 actions).  Tables start acting once all four seats
+are connected.
 
 It prints, per level: games finished (and not, at the time bound), actions acknowledged and
 per second, the round trip of an action (sent -> the state, or error, that answers it on that
@@ -46,7 +48,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import rummykit as rk  # noqa: E402
-from rummykit.server.client import whole_log, ws_url  # noqa: E402
+from rummykit.server.client import bot_chooser, whole_log, ws_url  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 SHORT = {"contract": {"deals": 1}, "may-i": {"deals": 1}, "liverpool": {"deals": 1},
@@ -60,9 +62,9 @@ def free_port() -> int:
 
 
 PROFILED = """
-import cProfile, os, signal, sys
+import cProfile, os, signal, sys, time
 from rummykit.cli.main import main
-prof, path = cProfile.Profile(), sys.argv.pop(1)
+prof, path = cProfile.Profile(time.process_time), sys.argv.pop(1)  # CPU time: a busy machine
 def dump(*_):
     prof.disable()
     prof.dump_stats(path)
@@ -128,8 +130,16 @@ class Seat:
         self.acted = -1  # the state_id acted on (outside a window) or the window answered
         self.rng = random.Random(table.seed * 10 + seat)
         self.log: list[Any] = []  # the round's log, made whole from log_from messages
+        self.bot = bot_chooser("medium", table.seed * 10 + seat)
 
-    def choose(self, msg: dict[str, Any]) -> str:
+    async def choose(self, msg: dict[str, Any]) -> str:
+        if self.table.policy == "medium":
+            action = await self.bot(msg)
+            if action is not None:
+                return action
+        return self.cheap(msg)
+
+    def cheap(self, msg: dict[str, Any]) -> str:
         legal: list[str] = msg["legal"]
         for t in legal:
             if t.startswith(("meld", "layoff")):
@@ -197,15 +207,15 @@ class Seat:
                     continue
             w = msg.get("window")
             self.acted = w["state_id"] if w else msg["state_id"]
-            action = self.choose(msg)
+            action = await self.choose(msg)
             self.pending = (time.perf_counter(), msg["state_id"])
             stats.sent += 1
             await ws.send(json.dumps({"type": "act", "state_id": msg["state_id"], "action": action}))
 
 
 class TableRun:
-    def __init__(self, tid: str, tokens: list[str], seed: int, think: float, delta: bool):
-        self.id, self.seed, self.think, self.delta = tid, seed, think, delta
+    def __init__(self, tid: str, tokens: list[str], seed: int, think: float, delta: bool, policy: str):
+        self.id, self.seed, self.think, self.delta, self.policy = tid, seed, think, delta, policy
         self.seats = [Seat(self, i, t) for i, t in enumerate(tokens)]
         self.all_in = False
         self.over = False
@@ -225,7 +235,7 @@ class TableRun:
 
 
 async def setup(base: str, n: int, ruleset: str, options: dict[str, Any], hints: bool, seed: int,
-                think: float, delta: bool) -> list[TableRun]:
+                think: float, delta: bool, policy: str) -> list[TableRun]:
     import httpx
 
     sem = asyncio.Semaphore(16)
@@ -242,7 +252,7 @@ async def setup(base: str, n: int, ruleset: str, options: dict[str, Any], hints:
                     j = await http.post(f"/api/tables/{tid}/join", json={"name": f"L{i}", "seat": i})
                     j.raise_for_status()
                     tokens.append(j.json()["token"])
-                return TableRun(tid, tokens, seed + k, think, delta)
+                return TableRun(tid, tokens, seed + k, think, delta, policy)
 
         return list(await asyncio.gather(*(one(k) for k in range(n))))
 
@@ -281,7 +291,7 @@ def run_level(n: int, args: argparse.Namespace, db: str, seed: int) -> bool:
     ok = True
     try:
         runs = asyncio.run(setup(base, n, args.ruleset, SHORT.get(args.ruleset, {}), args.hints, seed,
-                                 args.think, not args.whole_log))
+                                 args.think, not args.whole_log, args.policy))
         stats = Stats()
         cpu0, me0, t0 = proc_cpu(proc.pid), resource.getrusage(resource.RUSAGE_SELF), time.time()
         stop = t0 + args.seconds
@@ -337,6 +347,8 @@ def main() -> None:
     ap.add_argument("--ruleset", default="contract", choices=sorted(SHORT))
     ap.add_argument("--hints", action="store_true", help="tables with hints on")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--policy", default="medium", choices=("medium", "cheap"),
+                    help="how the clients choose: rummykit's medium bot (default) or a cheap policy")
     ap.add_argument("--whole-log", action="store_true",
                     help="clients ask for the whole log in every state message (default: only what "
                          "is new, log=delta, as the browser app and rummykit join do)")
@@ -351,7 +363,7 @@ def main() -> None:
     tmp = tempfile.mkdtemp(prefix="rummykit-load-")
     print(f"rummykit serve under load: {args.ruleset} {SHORT[args.ruleset]}, 4 websocket clients per table "
           f"(think 0-{2 * args.think:g} s), hints {'on' if args.hints else 'off'}, "
-          f"log {'whole' if args.whole_log else 'delta'}, "
+          f"log {'whole' if args.whole_log else 'delta'}, {args.policy} policy, "
           f"{(args.db or 'sqlite').split(':')[0]} database, at most {args.seconds:g} s per level, "
           f"{os.cpu_count()} cores shared by server and clients")
     print(f"{'tables':>6} {'over':>5} {'unfin':>5} {'actions':>8} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} "
