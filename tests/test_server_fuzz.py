@@ -34,9 +34,9 @@ from starlette.websockets import WebSocketDisconnect
 
 import rummykit as rk
 from rummykit.server import create_app
+from rummykit.server.client import whole_log
 from rummykit.server.limits import FLOOD, Bucket, Limits, PerIP
 from rummykit.server.tables import Table
-from rummykit.server.client import whole_log
 from rummykit.server.wire import LogCursor, encode, with_log_from
 
 MESSAGES = int(os.environ.get("RUMMYKIT_FUZZ_MESSAGES", "5000"))
@@ -722,3 +722,33 @@ def test_oversized_messages_and_bodies_through_a_real_socket(tmp_path: Path) -> 
     finally:
         server.should_exit = True
         th.join(20)
+
+
+def _create_from(base: str, forwarded_for: str) -> int:
+    import urllib.error
+    import urllib.request
+
+    body = json.dumps({"ruleset": "basic", "seats": ["human", "human"]}).encode()
+    headers = {"Content-Type": "application/json", "X-Forwarded-For": forwarded_for}
+    req = urllib.request.Request(base + "/api/tables", method="POST", data=body, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return int(r.status)
+    except urllib.error.HTTPError as e:
+        return int(e.code)
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_behind_a_trusted_proxy_the_per_address_limits_count_the_client_it_names(
+        tmp_path: Path, trusted: bool) -> None:
+    """rummykit serve --forwarded-allow-ips: a proxy (here 127.0.0.1) that is trusted has its
+    X-Forwarded-For believed, so two clients behind it have a limit each; an untrusted one's
+    header is ignored and every request counts against the proxy's own address."""
+    from serverkit import running_server
+
+    allow = "127.0.0.1" if trusted else "10.9.9.9"
+    with running_server(f"sqlite:///{tmp_path / 'p.db'}",
+                        args=("--tables-per-ip", "2", "--tables-window", "3600",
+                              "--forwarded-allow-ips", allow)) as base:
+        assert [_create_from(base, "203.0.113.7") for _ in range(3)] == [201, 201, 429]
+        assert _create_from(base, "198.51.100.9") == (201 if trusted else 429)

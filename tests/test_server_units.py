@@ -75,3 +75,13 @@ def test_ruleset_options_are_the_plain_switches_numbers_and_choices() -> None:
     assert "contracts" not in opts and "pack" not in opts and "id" not in opts
     for o in opts.values():  # every option's default is a value the ruleset accepts
         rk.get_variant("contract").with_options({o["key"]: o["default"]})
+
+
+def test_a_relayed_request_names_its_client_after_the_proxies_before() -> None:
+    from rummykit.server.cluster import forwarded_for
+
+    scope = {"client": ("198.51.100.9", 5555)}
+    assert forwarded_for(scope, {}) == {"x-forwarded-for": "198.51.100.9"}
+    assert forwarded_for(scope, {"x-forwarded-for": "203.0.113.7"}) == {
+        "x-forwarded-for": "203.0.113.7, 198.51.100.9"}
+    assert forwarded_for({}, {}) == {}

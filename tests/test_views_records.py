@@ -6,9 +6,9 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import deal, illegal, play, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import deal, illegal, play, snapshot
 
 import rummykit as rk
 from rummykit.cli.simulate import play_random

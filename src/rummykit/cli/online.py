@@ -47,10 +47,14 @@ def _limit_options(f: Any) -> Any:
               help="With --node-id: where the other processes reach this one, e.g. http://10.0.0.5:8000.")
 @click.option("--lease-seconds", default=10.0, show_default=True, type=click.FloatRange(1, 600),
               help="With --node-id: a dead process's tables are taken over after this long.")
+@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, metavar="IPS",
+              help="Comma-separated addresses (or *) of the proxies, and of the other processes of "
+                   "a cluster, whose X-Forwarded-For and X-Forwarded-Proto are believed: the "
+                   "per-address limits then count the client behind them.")
 @_limit_options
 def serve(host: str, port: int, db_url: str | None, node_id: str | None, advertise_url: str | None,
-          lease_seconds: float, no_limits: bool = False, ws_compression: str = "fast",
-          **limit_values: Any) -> None:
+          lease_seconds: float, forwarded_allow_ips: str = "127.0.0.1", no_limits: bool = False,
+          ws_compression: str = "fast", **limit_values: Any) -> None:
     """Serve tables in the browser: open http://HOST:PORT/ and share a table's link."""
     import uvicorn
 
@@ -71,7 +75,8 @@ def serve(host: str, port: int, db_url: str | None, node_id: str | None, adverti
     click.echo(f"rummykit: open http://{host}:{port}/ in a browser "
                "(Ctrl+C stops; unfinished tables are kept)")
     # the protocol layer refuses a bigger websocket frame before buffering it (close 1009)
-    uvicorn.run(app, host=host, port=port, log_level="warning",
+    uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=True,
+                forwarded_allow_ips=forwarded_allow_ips,
                 ws_max_size=limits.ws_max_message or 2**24, **uvicorn_ws_options(ws_compression))
 
 

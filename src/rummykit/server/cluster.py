@@ -218,6 +218,17 @@ async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:
     await send({"type": "websocket.close", "code": 1013})
 
 
+def forwarded_for(scope: Scope, headers: dict[str, str]) -> dict[str, str]:
+    """X-Forwarded-For for a relayed request: the client's address after any already there,
+    so that the owner (run with --forwarded-allow-ips naming its peers) counts the per-address
+    limits by the client, not by the relaying process."""
+    client = scope.get("client")
+    if not client:
+        return {}
+    before = headers.get("x-forwarded-for")
+    return {"x-forwarded-for": f"{before}, {client[0]}" if before else str(client[0])}
+
+
 async def _relay_http(cluster: Cluster, owner: str, scope: Scope, headers: dict[str, str],
                       receive: Receive, send: Send) -> None:
     body = b""
@@ -229,7 +240,8 @@ async def _relay_http(cluster: Cluster, owner: str, scope: Scope, headers: dict[
     target = scope.get("raw_path", scope["path"].encode()).decode("latin-1")
     if scope.get("query_string"):
         target += "?" + scope["query_string"].decode("latin-1")
-    fwd = {k: v for k, v in headers.items() if k not in HOP_HEADERS} | {RELAYED: cluster.node}
+    fwd = {k: v for k, v in headers.items() if k not in HOP_HEADERS} | {RELAYED: cluster.node,
+                                                                        **forwarded_for(scope, headers)}
     try:
         status, out = await asyncio.to_thread(_fetch, owner, scope["method"], target, fwd, body, 15.0)
     except OSError:
@@ -251,7 +263,8 @@ async def _relay_ws(cluster: Cluster, owner: str, scope: Scope, headers: dict[st
                                      if scope.get("query_string") else "")
     try:
         upstream = await websockets.connect(target, max_size=2**24, open_timeout=5,
-                                            additional_headers={RELAYED: cluster.node})
+                                            additional_headers={RELAYED: cluster.node,
+                                                                **forwarded_for(scope, headers)})
     except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
         await send({"type": "websocket.close", "code": 1013})  # the owner is away: try again later
         return
