@@ -183,3 +183,19 @@ def test_serve_asks_for_both_node_options_or_neither() -> None:
     assert r.exit_code == 2 and "--advertise-url" in r.output
     r = CliRunner().invoke(serve, ["--advertise-url", "http://10.0.0.1:8000"])
     assert r.exit_code == 2 and "--node-id" in r.output
+
+
+def test_a_rematch_asked_of_two_processes_at_once_is_one_table(tmp_path: Any) -> None:
+    from rummykit.server.storage import Storage
+
+    url = f"sqlite:///{tmp_path / 'rematch.db'}"
+    a, b = Storage(url, node="a", node_url="http://a"), Storage(url, node="b", node_url="http://b")
+    try:
+        a.create_table("t1", "basic", "T", {"x": 1}, {}, "over", [("human", ""), ("human", "")])
+        assert a.set_rematch("t1", "new-a") == "new-a"
+        assert b.set_rematch("t1", "new-b") == "new-a"  # the first one stays
+        st = b.load("t1")
+        assert st is not None and st.rematch == "new-a"
+    finally:
+        a.close()
+        b.close()

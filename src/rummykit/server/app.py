@@ -304,8 +304,9 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
                 settings={k: s[k] for k in ("bot_delay", "claim_seconds", "grace_seconds", "turn_seconds",
                                             "hints")},
                 names={i: x.name for i, x in enumerate(t.seats) if x.bot}, name=t.name)
-            t.rematch = new.id
-            t.storage.set_rematch(t.id, new.id)
+            # set once in the database: a rematch asked of another process at the same moment
+            # (a finished table served twice in a cluster) leads everyone to one new table
+            t.rematch = t.storage.set_rematch(t.id, new.id)
             t.broadcast()
         return JSONResponse({"id": t.rematch, "url": table_url(request, t.rematch)}, status_code=201)
 

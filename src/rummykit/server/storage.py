@@ -314,9 +314,13 @@ class Storage:
                 self.on_lost(tid)
         return lost
 
-    def set_rematch(self, tid: str, rematch: str) -> None:
-        with self._tx() as s:
-            s.execute(update(TableRow).where(TableRow.id == tid).values(rematch=rematch))
+    def set_rematch(self, tid: str, rematch: str) -> str:
+        """Name the table's rematch, once: returns the one stored (``rematch``, or the one
+        another process stored first)."""
+        with self.engine.begin() as c:
+            c.execute(update(TableRow).where(TableRow.id == tid, TableRow.rematch.is_(None))
+                      .values(rematch=rematch))
+            return str(c.execute(select(TableRow.rematch).where(TableRow.id == tid)).scalar())
 
     # -- reads ---------------------------------------------------------------------------
 
