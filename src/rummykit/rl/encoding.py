@@ -138,14 +138,21 @@ class ActionCodec:
 
     def table(self, legal: Sequence[Action], melds: Sequence[MeldView]) -> dict[int, Action]:
         """id -> action, for every legal action (each legal action has its own id);
-        ``melds`` as for :meth:`encode`."""
+        ``melds`` as for :meth:`encode`.  The most frequent kinds (a discard, a natural
+        card's lay-off) are numbered here, as :meth:`encode` numbers them."""
         out: dict[int, Action] = {}
+        sp = self.space
+        discard, layoff, slots = sp.discard, sp.layoff, sp.slots
         k = 0
         for a in legal:
-            if isinstance(a, Meld):
+            if type(a) is Discard:
+                i = discard + a.card
+            elif type(a) is LayOff and a.meaning is None:
+                i = layoff + (a.card * slots + a.meld) * 2
+            elif type(a) is Meld:
                 if k >= MELD_OPTIONS:
                     continue  # documented limit: never reached in bot games
-                i = self.encode(a, melds, k)
+                i = sp.meld + k
                 k += 1
             else:
                 i = self.encode(a, melds)
@@ -266,12 +273,12 @@ class SeatObserver:
         self.x = np.zeros(encoder.size, dtype=np.float32)
         o = encoder.offsets
         assert o["hand"] == 0 and o["table"] == o["known"] + NUM_FACES * (n - 1)
+        assert o["buys_left"] == o["down"] + n and o["scores"] == o["down"] + 2 * n
         self._moving = o["table"]  # hand, discard top, discard pile, known: counted every time
         # what was encoded last
         self._table: list[tuple[tuple[Card, ...], str, int] | None] = [None] * encoder.space.slots
+        self._sizes: tuple[int, ...] | None = None
         self._small: tuple[Any, ...] | None = None
-        self._scores: tuple[Any, ...] | None = None
-        self._score_values: list[float] = []
         self._ones: tuple[int, ...] = ()  # the indices of the one-hots set: phase, turn
         self._asked = -1.0
         self._round: int | None = None
@@ -298,16 +305,19 @@ class SeatObserver:
                 counts[at + c] += 1
         x[: self._moving] = np.frombuffer(counts, dtype=np.uint8)
         self._table_changed(view.melds, me)
-        small = (view.hand_sizes, view.down, view.buys_left, view.scores)
-        if small != self._small:
-            if view.scores != self._scores:
-                self._scores = view.scores
-                self._score_values = [float(view.scores[s]) / 500 for s in rel]
-            values = [view.hand_sizes[s] / 20 for s in rel] + [float(view.down[s]) for s in rel]
+        sizes = view.hand_sizes
+        if sizes != self._sizes:
+            at = o["hand_sizes"]
+            for r, s in enumerate(rel):
+                x[at + r] = sizes[s] / 20
+            self._sizes = sizes
+        small = (view.down, view.buys_left, view.scores)
+        if small != self._small:  # rarely: down, buys left, scores (n each, in a row)
+            values = [float(view.down[s]) for s in rel]
             bl = view.buys_left
             values += [0.0] * n if bl is None else [bl[s] / 5 for s in rel]
-            at = o["hand_sizes"]  # hand_sizes, down, buys_left, scores: n each, in a row
-            x[at: at + 4 * n] = values + self._score_values
+            values += [float(view.scores[s]) / 500 for s in rel]
+            x[o["down"]: o["down"] + 3 * n] = values
             self._small = small
         ones = (o["phase"] + PHASE_INDEX[view.phase], o["turn"] + (view.turn - me) % n)
         if ones != self._ones:
@@ -321,8 +331,8 @@ class SeatObserver:
             x[o["asked"]] = self._asked = asked
         if view.round != self._round:
             x[o["round"]] = view.round / (view.deals or 10)
-            c = enc._contract(view.round)
-            x[o["contract"]: o["contract"] + len(c)] = c
+            con = enc._contract(view.round)
+            x[o["contract"]: o["contract"] + len(con)] = con
             self._round = view.round
         x[o["stock"]] = view.stock_size / 100
         x[o["discards"]] = len(pile) / 100
