@@ -162,10 +162,11 @@ class ActionCodec:
         return out
 
     def mask(self, table: Mapping[int, Action]) -> np.ndarray:
-        m = np.zeros(self.space.size, dtype=np.int8)
-        if table:
-            m[list(table)] = 1
-        return m
+        """The int8 mask of the ids in ``table`` (a fresh, writable array)."""
+        m = bytearray(self.space.size)  # set byte by byte: cheaper than numpy's fancy indexing
+        for i in table:
+            m[i] = 1
+        return np.frombuffer(m, dtype=np.int8)
 
 
 class ObservationEncoder:
