@@ -8,7 +8,9 @@ its end; melds are an indexed block: id ``MELD + k`` is the k-th meld action
 
 Observations: a float32 vector built from the seat's typed view (``g.observe(seat)``, the
 same facts as ``view(seat)``) alone (``ObservationEncoder``;
-docs/rl.md lists its fields), seats taken relative to the observer (0 = itself).
+docs/rl.md lists its fields), seats taken relative to the observer (0 = itself).  The
+environments keep one ``SeatObserver`` per seat: the same vector, written again only where
+the seat's view changed since the last one it encoded.
 """
 
 from __future__ import annotations
