@@ -100,3 +100,26 @@ def test_an_observer_reads_the_views_alone():
         assert np.array_equal(ob.update(v), e.encoder.encode(v))
         acts = g.legal_actions()
         g.apply(acts[rng.randrange(len(acts))])
+
+
+@pytest.mark.parametrize("vid, n", [("contract", 4), ("basic", 2), ("may-i", 5), ("progressive", 3)])
+def test_the_view_built_slot_by_slot_is_the_dataclass_built_one(vid, n):
+    """``observe`` builds a View (and its MeldViews) through the slots' descriptors; the same
+    fields through the dataclass constructor give an equal object, field for field."""
+    import dataclasses
+
+    g = rk.new_game(vid, players=n, seed=2)
+    rng = random.Random(2)
+    for _ in range(300):
+        if g.is_over:
+            break
+        for seat in (*range(n), None):
+            v = g.observe(seat)
+            again = dataclasses.replace(v)  # through View.__init__
+            assert v == again and type(v) is type(again)
+            for f in dataclasses.fields(v):
+                assert type(getattr(v, f.name)) is type(getattr(again, f.name))
+            assert all(m == dataclasses.replace(m) for m in v.melds)
+            assert v.as_dict() == g.view(seat)
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
