@@ -8,8 +8,8 @@ read-only Mapping with the dict's keys, so code written for the dict reads it un
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import lru_cache
 from operator import attrgetter
@@ -119,8 +119,31 @@ class View(Mapping[str, Any]):
         return len(self._dict())
 
 
+def _fast_new(cls: type) -> Callable[..., Any]:
+    """A constructor of the frozen slotted dataclass ``cls`` (its fields in order, or by
+    name) that sets each slot through its descriptor: the same object as ``cls(...)`` (no
+    field has a post-init), without the dataclass ``__init__``'s ``object.__setattr__`` by
+    name for every field, which made a View cost more to build than to read.  Every field
+    must be given."""
+    names = [f.name for f in fields(cls)]
+    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    lines = [f"def new({', '.join(names)}):", "    self = _new(_cls)"]
+    for i, name in enumerate(names):
+        env[f"_set{i}"] = getattr(cls, name).__set__  # the slot's member descriptor
+        lines.append(f"    _set{i}(self, {name})")
+    lines.append("    return self")
+    exec("\n".join(lines), env)  # noqa: S102 - generated from the field names, as dataclasses does
+    return env["new"]  # type: ignore[no-any-return]
+
+
+_new_view = _fast_new(View)
+_new_meld_view = _fast_new(MeldView)
+
 _TURN_KEYS = tuple(key for key, _name, _kind in TURN_STATE)
 _turn_values = attrgetter(*(name for _key, name, _kind in TURN_STATE))
+# the turn facts the State holds as lists (a view holds them as tuples)
+_TURN_LISTS = tuple(i for i, (_key, name, _kind) in enumerate(TURN_STATE)
+                    if State.__dataclass_fields__[name].default_factory is list)
 
 
 def observe(setup: Setup, st: State, seat: int | None) -> View:
@@ -129,26 +152,28 @@ def observe(setup: Setup, st: State, seat: int | None) -> View:
     lim = buy_limit(setup, st) if sp.buying is not None and sp.buy_allowed(st.round_no) else None
     phase = st.phase
     own_turn = seat == st.current and (phase is Phase.DRAW or phase is Phase.PLAY)
-    turn = {key: tuple(v) if type(v) is list else v
-            for key, v in zip(_TURN_KEYS, _turn_values(st), strict=True)}
-    return View(
+    turn = list(_turn_values(st))
+    for i in _TURN_LISTS:
+        if type(turn[i]) is list:
+            turn[i] = tuple(turn[i])
+    return _new_view(
         ruleset=sp.id, name=sp.name, seat=seat, players=setup.n, round=st.round_no, deals=setup.deals,
         dealer=st.dealer, contract=contract_text(setup, st),
         current_player=st.asked if st.asked is not None else st.current, turn=st.current,
         phase=Phase.OVER if st.is_over else phase,
         hand=() if seat is None else tuple(sorted(st.hands[seat])),  # Cards sort by suit, then rank
-        hand_sizes=tuple(len(h) for h in st.hands), stock_size=len(st.stock),
+        hand_sizes=tuple(map(len, st.hands)), stock_size=len(st.stock),
         discard_pile=tuple(st.discard),
-        melds=tuple(MeldView(i + 1, m.owner, m.kind, tuple(m.cards), m.suit, m.lo, m.rank)
-                    for i, m in enumerate(st.table)),
+        melds=tuple([_new_meld_view(i + 1, m.owner, m.kind, tuple(m.cards), m.suit, m.lo, m.rank)
+                     for i, m in enumerate(st.table)]),
         down=tuple(st.down), buys=tuple(st.buys),
         buys_left=None if lim is None else tuple(max(0, lim - b) for b in st.buys),
         stock_reuses=st.stock_reuses, scores=tuple(st.scores), kitty=st.kitty, log=tuple(st.log),
         last_round=st.last_round, is_over=st.is_over, winners=tuple(st.winners), state_id=st.state_id,
         taken=st.taken if own_turn else None, must_place=tuple(st.pending) if own_turn else (),
-        known=tuple(tuple(sorted(k)) for k in st.known),
-        turn_state=MappingProxyType(turn),
-        settlement=None if not st.is_over or st.settlement is None else tuple(st.settlement),
+        known=tuple([tuple(sorted(k)) if k else () for k in st.known]),
+        turn_state=MappingProxyType(dict(zip(_TURN_KEYS, turn, strict=True))),
+        settlement=None if not st.is_over or st.settlement is None else tuple(st.settlement), _json=None,
     )
 
 

@@ -20,7 +20,7 @@ from ..engine.actions import Action, Meld
 from ..engine.game import Game, new_game
 from ..engine.view import View
 from ..rules.registry import Variant, get_variant
-from .encoding import ActionCodec, ActionSpace, ObservationEncoder
+from .encoding import ActionCodec, ActionSpace, ObservationEncoder, SeatObserver
 
 SCORE_SCALE = 100.0  # reward="score": a deal's points divided by this
 RENDER_MODES = ("human", "ansi")
@@ -53,6 +53,9 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.space = ActionSpace.for_variant(self.variant, players)
         self.codec = ActionCodec(self.space)
         self.encoder = ObservationEncoder(self.variant, players, self.space)
+        # each seat's observation, updated from its successive views (the same vector as
+        # self.encoder.encode, without writing every part again)
+        self._observers = [SeatObserver(self.encoder, s) for s in range(players)]
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._obs_space = spaces.Dict({
             "observation": spaces.Box(low=0.0, high=np.inf, shape=(self.encoder.size,), dtype=np.float32),
@@ -114,7 +117,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         assert g is not None
         seat = self.possible_agents.index(agent)
         acting = not g.is_over and seat == g.current_player
-        obs = self.encoder.encode(self._view(seat), self._melds if acting else ())
+        obs = self._observers[seat].update(self._view(seat), self._melds if acting else ())
         mask = self.codec.mask(self._table) if acting else np.zeros(self.space.size, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 

@@ -8,7 +8,9 @@ its end; melds are an indexed block: id ``MELD + k`` is the k-th meld action
 
 Observations: a float32 vector built from the seat's typed view (``g.observe(seat)``, the
 same facts as ``view(seat)``) alone (``ObservationEncoder``;
-docs/rl.md lists its fields), seats taken relative to the observer (0 = itself).
+docs/rl.md lists its fields), seats taken relative to the observer (0 = itself).  The
+environments keep one ``SeatObserver`` per seat: the same vector, written again only where
+the seat's view changed since the last one it encoded.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from ..engine.actions import (
     Swap,
     Take,
 )
-from ..engine.view import MeldView, as_view
+from ..engine.view import MeldView, View, as_view
 from ..melds import face_at
 from ..rules.registry import Variant
 from ..rules.spec import KIND_NAMES
@@ -41,6 +43,7 @@ from ..rules.spec import KIND_NAMES
 CODE = {t: i for i, t in enumerate(TEXT)}
 MELD_OPTIONS = 64  # meld actions listed at once (most seen in bot games of every ruleset: 28)
 PHASES = ("draw", "play", "may_i", "call", "cut", "over")
+PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 KINDS = ("set", "run", "pair")
 CONTRACT_KINDS = tuple(KIND_NAMES.values())  # set, run, pair, meld
 MAX_SIZE = 14
@@ -137,14 +140,21 @@ class ActionCodec:
 
     def table(self, legal: Sequence[Action], melds: Sequence[MeldView]) -> dict[int, Action]:
         """id -> action, for every legal action (each legal action has its own id);
-        ``melds`` as for :meth:`encode`."""
+        ``melds`` as for :meth:`encode`.  The most frequent kinds (a discard, a natural
+        card's lay-off) are numbered here, as :meth:`encode` numbers them."""
         out: dict[int, Action] = {}
+        sp = self.space
+        discard, layoff, slots = sp.discard, sp.layoff, sp.slots
         k = 0
         for a in legal:
-            if isinstance(a, Meld):
+            if type(a) is Discard:
+                i = discard + a.card
+            elif type(a) is LayOff and a.meaning is None:
+                i = layoff + (a.card * slots + a.meld) * 2
+            elif type(a) is Meld:
                 if k >= MELD_OPTIONS:
                     continue  # documented limit: never reached in bot games
-                i = self.encode(a, melds, k)
+                i = sp.meld + k
                 k += 1
             else:
                 i = self.encode(a, melds)
@@ -154,10 +164,11 @@ class ActionCodec:
         return out
 
     def mask(self, table: Mapping[int, Action]) -> np.ndarray:
-        m = np.zeros(self.space.size, dtype=np.int8)
-        if table:
-            m[list(table)] = 1
-        return m
+        """The int8 mask of the ids in ``table`` (a fresh, writable array)."""
+        m = bytearray(self.space.size)  # set byte by byte: cheaper than numpy's fancy indexing
+        for i in table:
+            m[i] = 1
+        return np.frombuffer(m, dtype=np.int8)
 
 
 class ObservationEncoder:
@@ -245,3 +256,125 @@ class ObservationEncoder:
         x[o["stock"]] = v.stock_size / 100
         x[o["discards"]] = len(v.discard_pile) / 100
         return x
+
+
+class SeatObserver:
+    """One seat's observation kept up to date from its successive views: the same vector as
+    :meth:`ObservationEncoder.encode`.  The cards that move every turn (hand, discard pile,
+    cards known in other hands) are counted afresh into one byte array; the table's slots,
+    the per-seat numbers, the one-hots and the meld options are written again only when
+    the view fields they are made of differ from those of the view encoded last.  It reads
+    the views alone, so any sequence of views (a new game, another game put in place) gives
+    the from-scratch vector; the tests compare the two at every step of many games."""
+
+    def __init__(self, encoder: ObservationEncoder, seat: int | None):
+        self.enc = encoder
+        n = encoder.n
+        me = seat if seat is not None else 0
+        self.seat = seat
+        self.order = [(me + k) % n for k in range(n)]  # seats relative to the observer
+        self.x = np.zeros(encoder.size, dtype=np.float32)
+        o = encoder.offsets
+        assert o["hand"] == 0 and o["table"] == o["known"] + NUM_FACES * (n - 1)
+        assert o["buys_left"] == o["down"] + n and o["scores"] == o["down"] + 2 * n
+        self._moving = o["table"]  # hand, discard top, discard pile, known: counted every time
+        # what was encoded last
+        self._table: list[tuple[tuple[Card, ...], str, int] | None] = [None] * encoder.space.slots
+        self._sizes: tuple[int, ...] | None = None
+        self._small: tuple[Any, ...] | None = None
+        self._ones: tuple[int, ...] = ()  # the indices of the one-hots set: phase, turn
+        self._asked = -1.0
+        self._round: int | None = None
+        self._options: list[list[Card]] = []
+
+    def update(self, view: View, melds: Sequence[Meld] = ()) -> np.ndarray:
+        """The vector of ``view`` (this observer's seat's view), a fresh array."""
+        enc, x, n, rel = self.enc, self.x, self.enc.n, self.order
+        o = enc.offsets
+        me = rel[0]
+        # the moving cards, counted in one pass: one index per card
+        counts = bytearray(self._moving)
+        for c in view.hand:
+            counts[c] += 1
+        pile = view.discard_pile
+        if pile:
+            counts[NUM_FACES + pile[-1]] = 1
+            for c in pile:
+                counts[2 * NUM_FACES + c] += 1
+        known = view.known
+        for r in range(1, n):
+            at = (2 + r) * NUM_FACES
+            for c in known[rel[r]]:
+                counts[at + c] += 1
+        x[: self._moving] = np.frombuffer(counts, dtype=np.uint8)
+        self._table_changed(view.melds, me)
+        sizes = view.hand_sizes
+        if sizes != self._sizes:
+            at = o["hand_sizes"]
+            for r, s in enumerate(rel):
+                x[at + r] = sizes[s] / 20
+            self._sizes = sizes
+        small = (view.down, view.buys_left, view.scores)
+        if small != self._small:  # rarely: down, buys left, scores (n each, in a row)
+            values = [float(view.down[s]) for s in rel]
+            bl = view.buys_left
+            values += [0.0] * n if bl is None else [bl[s] / 5 for s in rel]
+            values += [float(view.scores[s]) / 500 for s in rel]
+            x[o["down"]: o["down"] + 3 * n] = values
+            self._small = small
+        ones = (o["phase"] + PHASE_INDEX[view.phase], o["turn"] + (view.turn - me) % n)
+        if ones != self._ones:
+            for i in self._ones:
+                x[i] = 0.0
+            for i in ones:
+                x[i] = 1.0
+            self._ones = ones
+        asked = float(view.seat is not None and view.turn_state["asked"] == view.seat)
+        if asked != self._asked:
+            x[o["asked"]] = self._asked = asked
+        if view.round != self._round:
+            x[o["round"]] = view.round / (view.deals or 10)
+            con = enc._contract(view.round)
+            x[o["contract"]: o["contract"] + len(con)] = con
+            self._round = view.round
+        x[o["stock"]] = view.stock_size / 100
+        x[o["discards"]] = len(pile) / 100
+        if melds or self._options:
+            self._options_changed([m.cards() for m in melds[:MELD_OPTIONS]])
+        return x.copy()
+
+    def _options_changed(self, options: list[list[Card]]) -> None:
+        if options != self._options:
+            x, at = self.x, self.enc.offsets["meld_options"]
+            x[at: at + NUM_FACES * max(len(options), len(self._options))] = 0.0
+            for k, cards in enumerate(options):
+                x[at + k * NUM_FACES: at + (k + 1) * NUM_FACES] = _counts(cards, NUM_FACES)
+            self._options = options
+
+    def _table_changed(self, melds: Sequence[MeldView], me: int) -> None:
+        """The table slots whose meld (cards, kind, owner) differs from the last view's."""
+        enc, x, n, last = self.enc, self.x, self.enc.n, self._table
+        width, at0 = enc.slot_width, enc.offsets["table"]
+        shown = melds[: enc.space.slots]
+        for i, m in enumerate(shown):
+            key = (m.cards, m.kind, m.owner)
+            if key != last[i]:
+                at = at0 + i * width
+                x[at: at + width] = _counts(m.cards, width)
+                x[at + NUM_FACES + KINDS.index(m.kind)] = 1.0
+                x[at + NUM_FACES + len(KINDS) + (m.owner - me) % n] = 1.0
+                last[i] = key
+        for i in range(len(shown), len(last)):
+            if last[i] is None:
+                break  # slots are filled in order: none further was set
+            x[at0 + i * width: at0 + (i + 1) * width] = 0.0
+            last[i] = None
+
+
+def _counts(cards: Sequence[int], width: int) -> np.ndarray:
+    """Count per face, ``width`` long (the rest zeros), as bytes: numpy reads them at once,
+    where it would convert a list of Python ints one by one."""
+    out = bytearray(width)
+    for c in cards:
+        out[c] += 1
+    return np.frombuffer(out, dtype=np.uint8)
