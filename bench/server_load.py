@@ -75,8 +75,10 @@ main()
 
 
 def start_server(db: str, profile: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
+    port = int(os.environ.get("RUMMYKIT_LOAD_PORT") or free_port())
     cmd = [sys.executable, "-m", "rummykit.cli.main"]
+    if os.environ.get("RUMMYKIT_LOAD_SERVER"):  # another way to start it (experiments)
+        cmd = [sys.executable, os.environ["RUMMYKIT_LOAD_SERVER"]]
     if profile:  # cProfile in the server process, written when it gets SIGUSR1 (see run_level)
         cmd = [sys.executable, "-c", PROFILED, profile]
     proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--db", db, "--no-limits"],

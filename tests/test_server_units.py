@@ -85,3 +85,21 @@ def test_a_relayed_request_names_its_client_after_the_proxies_before() -> None:
     assert forwarded_for(scope, {"x-forwarded-for": "203.0.113.7"}) == {
         "x-forwarded-for": "203.0.113.7, 198.51.100.9"}
     assert forwarded_for({}, {}) == {}
+
+
+def test_the_quiet_gc_freezes_what_lives_and_sweeps_it_on_time() -> None:
+    import gc
+
+    from rummykit.server.gcpolicy import quiet_gc
+
+    async def run() -> tuple[int, int]:
+        task = asyncio.create_task(quiet_gc(freeze_seconds=0.01, sweep_seconds=0.05))
+        await asyncio.sleep(0.03)
+        frozen = gc.get_freeze_count()
+        await asyncio.sleep(0.1)  # a sweep has thawed, collected and frozen again
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return frozen, gc.get_freeze_count()
+
+    frozen, after = asyncio.run(run())
+    assert frozen > 0 and after == 0  # stopped: nothing is left frozen

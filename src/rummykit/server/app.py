@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from ..rules.registry import ORDER, RulesError, Variant, _merge, _raw_builtin, build_spec, get_variant
 from ..rules.spec import RuleSpec
 from .cluster import Cluster, Relay
+from .gcpolicy import quiet_gc
 from .limits import FLOOD, BodyLimit, Bucket, Limits, PerIP, client_ip
 from .replay import Replays
 from .storage import Storage
@@ -182,11 +183,12 @@ def ruleset_options(variant: Variant) -> list[dict[str, Any]]:
 
 def create_app(db_url: str | None = None, *, static_dir: str | Path | None = None, node: str | None = None,
                advertise_url: str | None = None, lease_seconds: float = 10.0,
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None, gc_sweep_seconds: float | None = None) -> FastAPI:
     """The server app on the database at ``db_url`` (SQLite in the user's data folder by default).
     With ``node`` it is one of several processes on one database, reached by the others at
     ``advertise_url`` (see cluster.py).  ``limits`` against hostile clients (limits.py; the
-    defaults when None)."""
+    defaults when None).  ``gc_sweep_seconds``: the process's garbage collection kept off the
+    tables' backs (gcpolicy.py; rummykit serve sets it), a full sweep this often."""
     static = Path(static_dir) if static_dir is not None else STATIC
     limits = limits if limits is not None else Limits()
     per_ip = PerIP(limits)
@@ -205,9 +207,13 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
         if node is not None and advertise_url:
             holder["cluster"] = Cluster(hub, node, advertise_url)
             holder["cluster"].start()
+        keeper = None if gc_sweep_seconds is None else asyncio.create_task(
+            quiet_gc(sweep_seconds=gc_sweep_seconds))
         try:
             yield
         finally:
+            if keeper is not None:
+                keeper.cancel()
             if "cluster" in holder:
                 await holder.pop("cluster").stop()
             hub.stop()
