@@ -497,8 +497,8 @@ class Solver:
                 suits = range(4) if self.crules.one_run_per_suit or self.crules.not_contiguous else (0,)
                 for length in range(lo, min(hi, wild) + 1):
                     starts = self.rules.run_bounds(length)
-                    if not len(starts):
-                        continue
+                    if not len(starts) or not self.rules.within_limit(length, 0):
+                        continue  # no such run, or the wild limit forbids it
                     for suit in suits:
                         layout = (-1,) * length
                         out.append((layout, "run", 0, suit, starts[0], layout, 0, length, ()))
