@@ -99,6 +99,12 @@ class Solver:
         self._cache: dict[tuple[object, ...], list[Skel]] = {}
         # the positions (bits) where each rank may sit in a run
         self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
+        # how close two ranks (0-12) can sit in a run: the least distance between their
+        # positions (between two positions of one rank: A..K..A), None if they never meet
+        first, last = {"low": (1, 13), "high": (2, 14), "low_or_high": (1, 14)}.get(rules.ace_mode, (1, 25))
+        spots = [[p for p in range(first, last + 1) if (p - 1) % 13 == r] for r in range(13)]
+        self._rank_gap = [[min((abs(p - q) for p in spots[a] for q in spots[b] if p != q), default=None)
+                           for b in range(13)] for a in range(13)]
 
     def __copy__(self) -> Solver:
         return self
@@ -130,6 +136,37 @@ class Solver:
         return list(out.values())
 
     # -- quick necessary conditions --------------------------------------------------
+
+    def _apart(self, cnt: list[int], sets: bool, span: int) -> int:
+        """How many natural cards of ``cnt`` no two of which can share a meld (a set when
+        ``sets``, a run of up to ``span`` cards): a lower bound on the melds and leftover
+        cards the hand's natural cards need.  Greedy, so not the most such cards, but
+        every one it counts is sound."""
+        wild = self._wild_set
+        faces = [c for c in range(52) if cnt[c] and c not in wild]
+        gap = self._rank_gap
+        n = len(faces)
+        adj = [0] * n
+        weight = [0] * n
+        for i, a in enumerate(faces):
+            ra, sa = a % 13, a // 13
+            g = gap[ra][ra]
+            # copies of one card share a set, or a run from ace to ace
+            weight[i] = 1 if sets or (g is not None and g < span) else cnt[a]
+            for j in range(i + 1, n):
+                b = faces[j]
+                rb = b % 13
+                if (sets and ra == rb) or (sa == b // 13 and (g := gap[ra][rb]) is not None and g < span):
+                    adj[i] |= 1 << j
+                    adj[j] |= 1 << i
+        free = (1 << n) - 1
+        out = 0
+        while free:
+            # the card with the fewest neighbours still free
+            pick = min((i for i in range(n) if free >> i & 1), key=lambda i: (adj[i] & free).bit_count())
+            out += weight[pick]
+            free &= ~(adj[pick] | (1 << pick))
+        return out
 
     def _cover_possible(self, cnt: list[int], comps: Sequence[Component]) -> bool:
         """Whole-hand deals: sets alone need a set per natural rank; runs alone need as
@@ -542,6 +579,15 @@ class Solver:
             return self._solve_runs(cnt, comps, exact, whole_hand, total)
         extra = cr.count == "at_least"
         ncomp = len(comps)
+        # the cards that may stay out of the melds (none in a whole-hand deal)
+        spare = 0 if whole_hand else ncards - need
+        if not extra:
+            his = [comp.size if exact else ncards - (need - comp.size) for comp in comps]
+            span = max((min(h, 14) for comp, h in zip(comps, his, strict=True) if comp.kind in ("run", "meld")),
+                       default=0)
+            sets = any(comp.kind != "run" for comp in comps)
+            if self._apart(cnt, sets, span) > ncomp + spare:
+                return None  # natural cards that need more melds than the contract has
         wild_codes = self._wild_codes
         wild_total = 0
         for c in wild_codes:
