@@ -137,35 +137,40 @@ class Solver:
 
     # -- quick necessary conditions --------------------------------------------------
 
-    def _apart(self, cnt: list[int], sets: bool, span: int) -> int:
-        """How many natural cards of ``cnt`` no two of which can share a meld (a set when
-        ``sets``, a run of up to ``span`` cards): a lower bound on the melds and leftover
-        cards the hand's natural cards need.  Greedy, so not the most such cards, but
-        every one it counts is sound."""
-        wild = self._wild_set
-        faces = [c for c in range(52) if cnt[c] and c not in wild]
+    def _apart_graph(self, faces: list[int], sets: bool, span: int) -> tuple[list[int], list[int], list[bool]]:
+        """Which of the natural ``faces`` can share a meld (a set when ``sets``, a run of up
+        to ``span`` cards): a bit mask of partners per face; the faces, fewest partners
+        first; and whether two copies of a face can share one (a set, or a run ace to ace)."""
         gap = self._rank_gap
         n = len(faces)
         adj = [0] * n
-        weight = [0] * n
+        shared = [False] * n
         for i, a in enumerate(faces):
             ra, sa = a % 13, a // 13
             g = gap[ra][ra]
-            # copies of one card share a set, or a run from ace to ace
-            weight[i] = 1 if sets or (g is not None and g < span) else cnt[a]
+            shared[i] = sets or (g is not None and g < span)
             for j in range(i + 1, n):
                 b = faces[j]
                 rb = b % 13
                 if (sets and ra == rb) or (sa == b // 13 and (g := gap[ra][rb]) is not None and g < span):
                     adj[i] |= 1 << j
                     adj[j] |= 1 << i
-        free = (1 << n) - 1
-        out = 0
-        while free:
-            # the card with the fewest neighbours still free
-            pick = min((i for i in range(n) if free >> i & 1), key=lambda i: (adj[i] & free).bit_count())
-            out += weight[pick]
-            free &= ~(adj[pick] | (1 << pick))
+        order = sorted(range(n), key=lambda i: adj[i].bit_count())
+        return adj, order, shared
+
+    @staticmethod
+    def _apart(cnt: list[int], faces: list[int], graph: tuple[list[int], list[int], list[bool]]) -> int:
+        """How many natural cards of ``cnt`` (among ``faces``) no two of which can share a
+        meld (``graph`` from :meth:`_apart_graph`): a lower bound on the melds and leftover
+        cards they need.  Greedy, fewest partners first: not the most such cards, but
+        every one it counts is sound."""
+        adj, order, shared = graph
+        out = blocked = 0
+        for i in order:
+            k = cnt[faces[i]]
+            if k and not blocked >> i & 1:
+                out += 1 if shared[i] else k
+                blocked |= adj[i]
         return out
 
     def _cover_possible(self, cnt: list[int], comps: Sequence[Component]) -> bool:
@@ -581,12 +586,12 @@ class Solver:
         ncomp = len(comps)
         # the cards that may stay out of the melds (none in a whole-hand deal)
         spare = 0 if whole_hand else ncards - need
+        hi_of = {comp: comp.size if exact else ncards - (need - comp.size) for comp in comps}
         if not extra:
-            his = [comp.size if exact else ncards - (need - comp.size) for comp in comps]
-            span = max((min(h, 14) for comp, h in zip(comps, his, strict=True) if comp.kind in ("run", "meld")),
-                       default=0)
-            sets = any(comp.kind != "run" for comp in comps)
-            if self._apart(cnt, sets, span) > ncomp + spare:
+            span = max((min(hi_of[c], 14) for c in comps if c.kind in ("run", "meld")), default=0)
+            naturals = [c for c in range(52) if cnt[c] and c not in self._wild_set]
+            graph = self._apart_graph(naturals, any(c.kind != "run" for c in comps), span)
+            if self._apart(cnt, naturals, graph) > ncomp + spare:
                 return None  # natural cards that need more melds than the contract has
         wild_codes = self._wild_codes
         wild_total = 0
@@ -599,7 +604,7 @@ class Solver:
         for comp in comps:
             if comp in lists:
                 continue
-            hi = comp.size if exact else ncards - (need - comp.size)
+            hi = hi_of[comp]
             found = [x for x in self.skeletons(cnt, comp.kind, comp.size, min(hi, 14), wild_total)
                      if comp.size <= len(x[5]) + (x[7] if x[1] != "run" else 0) <= hi]
             if not found:
@@ -633,9 +638,16 @@ class Solver:
         best_used = -1
         best_pick: list[Skel] | None = None
         chosen: list[Skel] = []
-        state = [0, wild_total]  # wild slots taken, wild-capable cards left in hand
+        # wild slots taken, wild-capable cards left in hand, cards left in hand
+        state = [0, wild_total, ncards]
         wild_set = set(wild_codes)
-        wild_in = {id(sk): sum(n for c, n in sk[8] if c in wild_set) for lst in cand_lists for sk in lst}
+        # per depth, what the components still open allow: a set?  how long a run?  and
+        # how many cards they take at least
+        graphs = [] if extra else [
+            self._apart_graph(naturals, any(c.kind != "run" for c in comps[i:]),
+                              max((min(hi_of[c], 14) for c in comps[i:] if c.kind in ("run", "meld")), default=0))
+            for i in range(ncomp)]
+        open_need = [sum(c.size for c in comps[i:]) for i in range(ncomp)]
 
         def pool_now() -> int:
             return state[1]
@@ -701,6 +713,10 @@ class Solver:
                     ceiling = ceiling2
                 if ceiling <= best_used or (whole_hand and ceiling < total):
                     return False
+                # natural cards that need more melds than are open, or cards left over
+                if i and self._apart(cnt, naturals, graphs[i]) > ncomp - i + (
+                        0 if whole_hand else state[2] - slots - open_need[i]):
+                    return False
                 free = pool_now() - slots
                 bound = used_nat + slots * maxwild
                 for k in range(i, ncomp):
@@ -719,24 +735,29 @@ class Solver:
                         + topfill[min(wild_total, slots + sk[7] + slot_sfx[i + 1])] <= best_used):
                     continue
                 ok = True
+                wn = nn = 0  # wild-capable cards it uses as naturals; natural cards
                 for c, n in sk[8]:
                     if cnt[c] < n:
                         ok = False
                         break
+                    nn += n
+                    if c in wild_set:
+                        wn += n
                 if not ok or not compatible(sk):
                     continue
-                wn = wild_in[id(sk)]
                 if state[1] - wn < slots + sk[7]:
                     continue
                 for c, n in sk[8]:
                     cnt[c] -= n
                 state[0] = slots + sk[7]
                 state[1] -= wn
+                state[2] -= nn
                 chosen.append(sk)
                 done = dfs(i + 1, j, used_nat + sk[6])
                 chosen.pop()
                 state[0] = slots
                 state[1] += wn
+                state[2] += nn
                 for c, n in sk[8]:
                     cnt[c] += n
                 if done:
