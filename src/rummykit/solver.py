@@ -99,6 +99,7 @@ class Solver:
         self._cache: dict[tuple[object, ...], list[Skel]] = {}
         # the positions (bits) where each rank may sit in a run
         self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
+        self._partner_masks: dict[tuple[bool, int], tuple[list[int], list[bool]]] = {}
         # how close two ranks (0-12) can sit in a run: the least distance between their
         # positions (between two positions of one rank: A..K..A), None if they never meet
         first, last = {"low": (1, 13), "high": (2, 14), "low_or_high": (1, 14)}.get(rules.ace_mode, (1, 25))
@@ -137,40 +138,47 @@ class Solver:
 
     # -- quick necessary conditions --------------------------------------------------
 
-    def _apart_graph(self, faces: list[int], sets: bool, span: int) -> tuple[list[int], list[int], list[bool]]:
-        """Which of the natural ``faces`` can share a meld (a set when ``sets``, a run of up
-        to ``span`` cards): a bit mask of partners per face; the faces, fewest partners
-        first; and whether two copies of a face can share one (a set, or a run ace to ace)."""
-        gap = self._rank_gap
-        n = len(faces)
-        adj = [0] * n
-        shared = [False] * n
-        for i, a in enumerate(faces):
-            ra, sa = a % 13, a // 13
-            g = gap[ra][ra]
-            shared[i] = sets or (g is not None and g < span)
-            for j in range(i + 1, n):
-                b = faces[j]
-                rb = b % 13
-                if (sets and ra == rb) or (sa == b // 13 and (g := gap[ra][rb]) is not None and g < span):
-                    adj[i] |= 1 << j
-                    adj[j] |= 1 << i
-        order = sorted(range(n), key=lambda i: adj[i].bit_count())
-        return adj, order, shared
+    def _partners(self, sets: bool, span: int) -> tuple[list[int], list[bool]]:
+        """Which cards can share a meld (a set when ``sets``, a run of up to ``span``
+        cards): per face, a bit mask of the other faces; and whether two copies of a face
+        can (a set, or a run from ace to ace)."""
+        key = (sets, span)
+        got = self._partner_masks.get(key)
+        if got is None:
+            gap = self._rank_gap
+            masks = []
+            for a in range(52):
+                ra, sa = a % 13, a // 13
+                m = 0
+                for b in range(52):
+                    g = gap[ra][b % 13]
+                    if b != a and ((sets and ra == b % 13) or (sa == b // 13 and g is not None and g < span)):
+                        m |= 1 << b
+                masks.append(m)
+            shared = [sets or (g is not None and g < span) for g in (gap[a % 13][a % 13] for a in range(52))]
+            got = self._partner_masks[key] = (masks, shared)
+        return got
 
-    @staticmethod
-    def _apart(cnt: list[int], faces: list[int], graph: tuple[list[int], list[int], list[bool]]) -> int:
-        """How many natural cards of ``cnt`` (among ``faces``) no two of which can share a
-        meld (``graph`` from :meth:`_apart_graph`): a lower bound on the melds and leftover
-        cards they need.  Greedy, fewest partners first: not the most such cards, but
-        every one it counts is sound."""
-        adj, order, shared = graph
+    def _apart_order(self, naturals: list[int], sets: bool, span: int) -> list[int]:
+        """The faces ``naturals``, fewest partners among them first (see :meth:`_apart`)."""
+        masks = self._partners(sets, span)[0]
+        held = 0
+        for c in naturals:
+            held |= 1 << c
+        return sorted(naturals, key=lambda c: (masks[c] & held).bit_count())
+
+    def _apart(self, cnt: list[int], order: list[int], sets: bool, span: int) -> int:
+        """How many natural cards of ``cnt`` no two of which can share a meld (see
+        :meth:`_partners`): a lower bound on the melds and leftover cards they need.
+        Greedy, taking the faces in ``order`` (from :meth:`_apart_order`): not the most
+        such cards, but every one it counts is sound."""
+        masks, shared = self._partners(sets, span)
         out = blocked = 0
-        for i in order:
-            k = cnt[faces[i]]
-            if k and not blocked >> i & 1:
-                out += 1 if shared[i] else k
-                blocked |= adj[i]
+        for c in order:
+            k = cnt[c]
+            if k and not blocked >> c & 1:
+                out += 1 if shared[c] else k
+                blocked |= masks[c]
         return out
 
     def _cover_possible(self, cnt: list[int], comps: Sequence[Component]) -> bool:
@@ -584,19 +592,22 @@ class Solver:
             return self._solve_runs(cnt, comps, exact, whole_hand, total)
         extra = cr.count == "at_least"
         ncomp = len(comps)
+        wild_total = 0
+        for c in self._wild_codes:
+            wild_total += cnt[c]
         # the cards that may stay out of the melds (none in a whole-hand deal)
         spare = 0 if whole_hand else ncards - need
         hi_of = {comp: comp.size if exact else ncards - (need - comp.size) for comp in comps}
         if not extra:
             span = max((min(hi_of[c], 14) for c in comps if c.kind in ("run", "meld")), default=0)
             naturals = [c for c in range(52) if cnt[c] and c not in self._wild_set]
-            graph = self._apart_graph(naturals, any(c.kind != "run" for c in comps), span)
-            if self._apart(cnt, naturals, graph) > ncomp + spare:
-                return None  # natural cards that need more melds than the contract has
+            orders: dict[tuple[bool, int], list[int]] = {}  # per (a set open?, longest run open)
+            kinds = (any(c.kind != "run" for c in comps), span)
+            if ncards - wild_total > ncomp + spare:
+                orders[kinds] = self._apart_order(naturals, *kinds)
+                if self._apart(cnt, orders[kinds], *kinds) > ncomp + spare:
+                    return None  # natural cards that need more melds than the contract has
         wild_codes = self._wild_codes
-        wild_total = 0
-        for c in wild_codes:
-            wild_total += cnt[c]
         wild_vals = sorted((val[c] for c in wild_codes for _ in range(cnt[c])), reverse=True)
         maxwild = wild_vals[0] if wild_vals else 0
 
@@ -643,11 +654,17 @@ class Solver:
         wild_set = set(wild_codes)
         # per depth, what the components still open allow: a set?  how long a run?  and
         # how many cards they take at least
-        graphs = [] if extra else [
-            self._apart_graph(naturals, any(c.kind != "run" for c in comps[i:]),
-                              max((min(hi_of[c], 14) for c in comps[i:] if c.kind in ("run", "meld")), default=0))
-            for i in range(ncomp)]
+        # what the components still open at each depth allow: a set?  how long a run?
+        open_kinds = [(any(c.kind != "run" for c in comps[i:]),
+                       max((min(hi_of[c], 14) for c in comps[i:] if c.kind in ("run", "meld")), default=0))
+                      for i in range(ncomp)]
         open_need = [sum(c.size for c in comps[i:]) for i in range(ncomp)]
+
+        def apart(kinds: tuple[bool, int]) -> int:
+            order = orders.get(kinds)
+            if order is None:
+                order = orders[kinds] = self._apart_order(naturals, *kinds)
+            return self._apart(cnt, order, *kinds)
 
         def pool_now() -> int:
             return state[1]
@@ -713,9 +730,10 @@ class Solver:
                     ceiling = ceiling2
                 if ceiling <= best_used or (whole_hand and ceiling < total):
                     return False
-                # natural cards that need more melds than are open, or cards left over
-                if i and self._apart(cnt, naturals, graphs[i]) > ncomp - i + (
-                        0 if whole_hand else state[2] - slots - open_need[i]):
+                # natural cards that need more melds than are open, or cards left over (worth
+                # counting only if there are more natural cards than that)
+                room = ncomp - i + (0 if whole_hand else state[2] - slots - open_need[i])
+                if i and state[2] - state[1] > room and apart(open_kinds[i]) > room:
                     return False
                 free = pool_now() - slots
                 bound = used_nat + slots * maxwild
