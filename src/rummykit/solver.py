@@ -598,10 +598,10 @@ class Solver:
         # the cards that may stay out of the melds (none in a whole-hand deal)
         spare = 0 if whole_hand else ncards - need
         hi_of = {comp: comp.size if exact else ncards - (need - comp.size) for comp in comps}
+        naturals = [c for c in range(52) if cnt[c] and c not in self._wild_set]
+        orders: dict[tuple[bool, int], list[int]] = {}  # per (a set open?, longest run open)
         if not extra:
             span = max((min(hi_of[c], 14) for c in comps if c.kind in ("run", "meld")), default=0)
-            naturals = [c for c in range(52) if cnt[c] and c not in self._wild_set]
-            orders: dict[tuple[bool, int], list[int]] = {}  # per (a set open?, longest run open)
             kinds = (any(c.kind != "run" for c in comps), span)
             if ncards - wild_total > ncomp + spare:
                 orders[kinds] = self._apart_order(naturals, *kinds)
@@ -652,9 +652,8 @@ class Solver:
         # wild slots taken, wild-capable cards left in hand, cards left in hand
         state = [0, wild_total, ncards]
         wild_set = set(wild_codes)
-        # per depth, what the components still open allow: a set?  how long a run?  and
+        # per depth, what the components still open allow (a set?  how long a run?) and
         # how many cards they take at least
-        # what the components still open at each depth allow: a set?  how long a run?
         open_kinds = [(any(c.kind != "run" for c in comps[i:]),
                        max((min(hi_of[c], 14) for c in comps[i:] if c.kind in ("run", "meld")), default=0))
                       for i in range(ncomp)]
