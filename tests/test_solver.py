@@ -383,3 +383,19 @@ def test_ten_card_three_decks_four_sets_of_one_rank_fit_the_bound():
     hand = "7C 7D 7H 7S 7C 7D 7H 7S 7C 7D 7H 7S"
     assert v.find_contract(2, P(hand), players=8) is not None
     assert leftover(v, 2, hand) is not None
+
+
+def test_all_wild_melds_still_obey_the_wild_limit():
+    # all-wild melds allowed, but at most one wild card in a meld (Shanghai, Powe's rules):
+    # four jokers are no run
+    v = rk.get_variant("shanghai-powe").with_options({"all_wild_melds": True})
+    hand = P("JK JK JK JK 6C 6C 6H 9C QH TH")
+    assert not v.is_valid_meld(P("JK JK JK JK"), players=3)
+    got = v.find_contract(2, hand, players=3)
+    assert got is None or v.meets_contract(2, got, hand=hand)
+    # not more wild cards than natural ones (Combination Rummy): no run of jokers either
+    v = rk.get_variant("combination").with_options({"all_wild_melds": True})
+    hand = P("JK JK JK JK 8H 5S 9H TS TH 7S TH 9S 7H")
+    got = v.find_contract(2, hand, players=3)
+    assert got is not None and v.meets_contract(2, got, hand=hand)
+    assert all(len([c for c in m if c.is_joker]) * 2 <= len(m) for m in got)

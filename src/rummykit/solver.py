@@ -99,6 +99,13 @@ class Solver:
         self._cache: dict[tuple[object, ...], list[Skel]] = {}
         # the positions (bits) where each rank may sit in a run
         self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
+        self._partner_masks: dict[tuple[bool, int], tuple[list[int], list[bool]]] = {}
+        # how close two ranks (0-12) can sit in a run: the least distance between their
+        # positions (between two positions of one rank: A..K..A), None if they never meet
+        first, last = {"low": (1, 13), "high": (2, 14), "low_or_high": (1, 14)}.get(rules.ace_mode, (1, 25))
+        spots = [[p for p in range(first, last + 1) if (p - 1) % 13 == r] for r in range(13)]
+        self._rank_gap = [[min((abs(p - q) for p in spots[a] for q in spots[b] if p != q), default=None)
+                           for b in range(13)] for a in range(13)]
 
     def __copy__(self) -> Solver:
         return self
@@ -130,6 +137,49 @@ class Solver:
         return list(out.values())
 
     # -- quick necessary conditions --------------------------------------------------
+
+    def _partners(self, sets: bool, span: int) -> tuple[list[int], list[bool]]:
+        """Which cards can share a meld (a set when ``sets``, a run of up to ``span``
+        cards): per face, a bit mask of the other faces; and whether two copies of a face
+        can (a set, or a run from ace to ace)."""
+        key = (sets, span)
+        got = self._partner_masks.get(key)
+        if got is None:
+            gap = self._rank_gap
+            masks = []
+            for a in range(52):
+                ra, sa = a % 13, a // 13
+                m = 0
+                for b in range(52):
+                    g = gap[ra][b % 13]
+                    if b != a and ((sets and ra == b % 13) or (sa == b // 13 and g is not None and g < span)):
+                        m |= 1 << b
+                masks.append(m)
+            shared = [sets or (g is not None and g < span) for g in (gap[a % 13][a % 13] for a in range(52))]
+            got = self._partner_masks[key] = (masks, shared)
+        return got
+
+    def _apart_order(self, naturals: list[int], sets: bool, span: int) -> list[int]:
+        """The faces ``naturals``, fewest partners among them first (see :meth:`_apart`)."""
+        masks = self._partners(sets, span)[0]
+        held = 0
+        for c in naturals:
+            held |= 1 << c
+        return sorted(naturals, key=lambda c: (masks[c] & held).bit_count())
+
+    def _apart(self, cnt: list[int], order: list[int], sets: bool, span: int) -> int:
+        """How many natural cards of ``cnt`` no two of which can share a meld (see
+        :meth:`_partners`): a lower bound on the melds and leftover cards they need.
+        Greedy, taking the faces in ``order`` (from :meth:`_apart_order`): not the most
+        such cards, but every one it counts is sound."""
+        masks, shared = self._partners(sets, span)
+        out = blocked = 0
+        for c in order:
+            k = cnt[c]
+            if k and not blocked >> c & 1:
+                out += 1 if shared[c] else k
+                blocked |= masks[c]
+        return out
 
     def _cover_possible(self, cnt: list[int], comps: Sequence[Component]) -> bool:
         """Whole-hand deals: sets alone need a set per natural rank; runs alone need as
@@ -497,8 +547,8 @@ class Solver:
                 suits = range(4) if self.crules.one_run_per_suit or self.crules.not_contiguous else (0,)
                 for length in range(lo, min(hi, wild) + 1):
                     starts = self.rules.run_bounds(length)
-                    if not len(starts):
-                        continue
+                    if not len(starts) or not self.rules.within_limit(length, 0):
+                        continue  # no such run, or the wild limit forbids it
                     for suit in suits:
                         layout = (-1,) * length
                         out.append((layout, "run", 0, suit, starts[0], layout, 0, length, ()))
@@ -542,10 +592,22 @@ class Solver:
             return self._solve_runs(cnt, comps, exact, whole_hand, total)
         extra = cr.count == "at_least"
         ncomp = len(comps)
-        wild_codes = self._wild_codes
         wild_total = 0
-        for c in wild_codes:
+        for c in self._wild_codes:
             wild_total += cnt[c]
+        # the cards that may stay out of the melds (none in a whole-hand deal)
+        spare = 0 if whole_hand else ncards - need
+        hi_of = {comp: comp.size if exact else ncards - (need - comp.size) for comp in comps}
+        naturals = [c for c in range(52) if cnt[c] and c not in self._wild_set]
+        orders: dict[tuple[bool, int], list[int]] = {}  # per (a set open?, longest run open)
+        if not extra:
+            span = max((min(hi_of[c], 14) for c in comps if c.kind in ("run", "meld")), default=0)
+            kinds = (any(c.kind != "run" for c in comps), span)
+            if ncards - wild_total > ncomp + spare:
+                orders[kinds] = self._apart_order(naturals, *kinds)
+                if self._apart(cnt, orders[kinds], *kinds) > ncomp + spare:
+                    return None  # natural cards that need more melds than the contract has
+        wild_codes = self._wild_codes
         wild_vals = sorted((val[c] for c in wild_codes for _ in range(cnt[c])), reverse=True)
         maxwild = wild_vals[0] if wild_vals else 0
 
@@ -553,7 +615,7 @@ class Solver:
         for comp in comps:
             if comp in lists:
                 continue
-            hi = comp.size if exact else ncards - (need - comp.size)
+            hi = hi_of[comp]
             found = [x for x in self.skeletons(cnt, comp.kind, comp.size, min(hi, 14), wild_total)
                      if comp.size <= len(x[5]) + (x[7] if x[1] != "run" else 0) <= hi]
             if not found:
@@ -587,9 +649,21 @@ class Solver:
         best_used = -1
         best_pick: list[Skel] | None = None
         chosen: list[Skel] = []
-        state = [0, wild_total]  # wild slots taken, wild-capable cards left in hand
+        # wild slots taken, wild-capable cards left in hand, cards left in hand
+        state = [0, wild_total, ncards]
         wild_set = set(wild_codes)
-        wild_in = {id(sk): sum(n for c, n in sk[8] if c in wild_set) for lst in cand_lists for sk in lst}
+        # per depth, what the components still open allow (a set?  how long a run?) and
+        # how many cards they take at least
+        open_kinds = [(any(c.kind != "run" for c in comps[i:]),
+                       max((min(hi_of[c], 14) for c in comps[i:] if c.kind in ("run", "meld")), default=0))
+                      for i in range(ncomp)]
+        open_need = [sum(c.size for c in comps[i:]) for i in range(ncomp)]
+
+        def apart(kinds: tuple[bool, int]) -> int:
+            order = orders.get(kinds)
+            if order is None:
+                order = orders[kinds] = self._apart_order(naturals, *kinds)
+            return self._apart(cnt, order, *kinds)
 
         def pool_now() -> int:
             return state[1]
@@ -655,6 +729,11 @@ class Solver:
                     ceiling = ceiling2
                 if ceiling <= best_used or (whole_hand and ceiling < total):
                     return False
+                # natural cards that need more melds than are open, or cards left over (worth
+                # counting only if there are more natural cards than that)
+                room = ncomp - i + (0 if whole_hand else state[2] - slots - open_need[i])
+                if i and state[2] - state[1] > room and apart(open_kinds[i]) > room:
+                    return False
                 free = pool_now() - slots
                 bound = used_nat + slots * maxwild
                 for k in range(i, ncomp):
@@ -673,24 +752,29 @@ class Solver:
                         + topfill[min(wild_total, slots + sk[7] + slot_sfx[i + 1])] <= best_used):
                     continue
                 ok = True
+                wn = nn = 0  # wild-capable cards it uses as naturals; natural cards
                 for c, n in sk[8]:
                     if cnt[c] < n:
                         ok = False
                         break
+                    nn += n
+                    if c in wild_set:
+                        wn += n
                 if not ok or not compatible(sk):
                     continue
-                wn = wild_in[id(sk)]
                 if state[1] - wn < slots + sk[7]:
                     continue
                 for c, n in sk[8]:
                     cnt[c] -= n
                 state[0] = slots + sk[7]
                 state[1] -= wn
+                state[2] -= nn
                 chosen.append(sk)
                 done = dfs(i + 1, j, used_nat + sk[6])
                 chosen.pop()
                 state[0] = slots
                 state[1] += wn
+                state[2] += nn
                 for c, n in sk[8]:
                     cnt[c] += n
                 if done:
