@@ -202,3 +202,15 @@ def test_the_arena_table_reads_at_80_columns():
     for row in rows[:3]:
         cells = row.replace("random (", "random(").split()  # the same bot at several seats: "random (2)"
         assert len(cells) == 7 and cells[1].endswith("%") and "-" in cells[2] and "-" in cells[6], row
+
+
+@pytest.mark.parametrize("key, near", [("going-rummy", "going_rummy"), ("-", None)])
+def test_a_rules_key_with_a_hyphen_is_named_as_unknown(tmp_path, key, near):
+    """A key with a hyphen (a common slip for the underscore) is the player's key, not a
+    type tag of pydantic's: it is named, never a crash (hypothesis found '-' in a record)."""
+    f = tmp_path / "ours.toml"
+    f.write_text(f'extends = "basic"\nid = "ours"\nname = "Ours"\n"{key}" = "double"\n')
+    r = run("rules", "check", str(f))
+    assert f"{key}: unknown key" in r.output and "Traceback" not in r.output
+    if near:
+        assert f"did you mean {near}?" in r.output

@@ -123,7 +123,8 @@ def _format_errors(e: ValidationError) -> list[str]:
     for err in e.errors():
         path = list(err["loc"])
         # a union names each of its arms ("jokers.int", "jokers.literal[...]"): one key
-        while path and isinstance(path[-1], str) and (
+        # (an unknown key is the player's own word, hyphen or not: never a tag)
+        while err["type"] != "extra_forbidden" and path and isinstance(path[-1], str) and (
             path[-1] in _TYPE_TAGS or any(ch in path[-1] for ch in "[]-")
         ):
             path.pop()
