@@ -14,11 +14,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from . import solver_runs
 from .cards import CARDS, JOKER_CODE, NUM_FACES, Card
-from .melds import Component, MeldRules, Reading, readings
+from .melds import Component, MeldRules, Reading, readings, rebuild_recipe
 
 TWOS = (1, 14, 27, 40)
 
@@ -39,6 +39,9 @@ class ContractRules:
     one_run_per_suit: bool = False
     distinct_set_ranks: bool = False
     extra_min: int = 3
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild_recipe(self)
 
 
 def _sub_multisets(items: Sequence[tuple[int, int]], k: int) -> Iterator[list[int]]:
@@ -99,6 +102,11 @@ class Solver:
         self._cache: dict[tuple[object, ...], list[Skel]] = {}
         # the positions (bits) where each rank may sit in a run
         self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its rules, its caches left behind (they only hold answers): compiled
+        # with mypyc (setup.py), a native object is rebuilt through __init__
+        return (Solver, (self.rules, self.values, self.crules))
 
     def __copy__(self) -> Solver:
         return self
@@ -589,7 +597,9 @@ class Solver:
         chosen: list[Skel] = []
         state = [0, wild_total]  # wild slots taken, wild-capable cards left in hand
         wild_set = set(wild_codes)
-        wild_in = {id(sk): sum(n for c, n in sk[8] if c in wild_set) for lst in cand_lists for sk in lst}
+        # wild-capable cards each candidate uses, by list and position (not keyed by id(sk):
+        # compiled with mypyc a candidate tuple is unboxed, so its id is not stable)
+        wild_in = [[sum(n for c, n in sk[8] if c in wild_set) for sk in lst] for lst in cand_lists]
 
         def pool_now() -> int:
             return state[1]
@@ -679,7 +689,7 @@ class Solver:
                         break
                 if not ok or not compatible(sk):
                     continue
-                wn = wild_in[id(sk)]
+                wn = wild_in[i][j]
                 if state[1] - wn < slots + sk[7]:
                     continue
                 for c, n in sk[8]:
