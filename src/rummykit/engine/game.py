@@ -23,6 +23,7 @@ from .actions import (
 from .flow import contract, contract_text, first_dealer, new_state, start_round, whole_hand_round
 from .record import check_record, record_of
 from .state import Phase, Setup, State
+from .turn import APPLY as APPLY  # the table of apply functions, as before (tests patch it)
 from .turn import checked, legal_of, play
 from .validate import check_game_args, check_seat_index
 from .view import View, build_view, observe
