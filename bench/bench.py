@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bnb_reference import ContractBnB, hand_value  # noqa: E402
 
 import rummykit as rk  # noqa: E402
+from rummykit._compiled import compiled  # noqa: E402
 from rummykit.cards import format_cards, make_pack  # noqa: E402
 
 CPU = time.process_time  # CPU time of this process: other work on a shared machine does not count
@@ -377,7 +378,9 @@ def main() -> None:
     games = 2 if quick else 20
     hands = 1000 if quick else 10_000
     wall0 = time.perf_counter()
-    print(f"rummykit {rk.__version__} benchmark ({'quick' if quick else 'full'} run; figures, no assertions)")
+    form = "compiled with mypyc" if compiled() else "pure Python"
+    print(f"rummykit {rk.__version__} benchmark ({'quick' if quick else 'full'} run; figures, no "
+          f"assertions); engine {form} (from {Path(rk.__file__).parent})")
     print("Timings are CPU time (time.process_time): the machine may be shared with other work. "
           "Exceptions, said where they come: the search bot's decisions and simulate's speed-up "
           "(wall clock).")

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import pickle
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -58,6 +62,32 @@ def test_a_copy_plays_on_without_touching_the_original(vid: str, seed: int, step
             c.apply(acts[rng.randrange(len(acts))])
         assert json.dumps([g.view(s) for s in range(g.n)], default=str) == before
         assert g.record() == record
+
+
+@settings(max_examples=15, deadline=None)
+@given(vid=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10_000), steps=st.integers(0, 120))
+def test_a_pickled_game_plays_on_as_the_original(vid: str, seed: int, steps: int):
+    # compiled with mypyc (setup.py), frozen dataclasses and the solver pickle through their
+    # own __reduce__: both forms must give the same game
+    g = _played(vid, seed, steps)
+    c = pickle.loads(pickle.dumps(g))
+    assert c.record() == g.record()
+    for x in (g, c):
+        rng = random.Random(seed + 1)
+        for _ in range(40):
+            if x.is_over:
+                break
+            acts = x.legal_actions()
+            x.apply(acts[rng.randrange(len(acts))])
+    assert c.record() == g.record()
+
+
+def test_rummykit_pure_python_imports_the_sources():
+    code = ("import rummykit, rummykit._compiled as c, rummykit.solver as s, rummykit.engine.flow as f; "
+            "print(c.compiled(), s.__file__.endswith('.py'), f.__file__.endswith('.py'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "RUMMYKIT_PURE_PYTHON": "1"}).stdout.split()
+    assert out == ["False", "True", "True"]
 
 
 @settings(max_examples=25, deadline=None)

@@ -11,6 +11,7 @@ The public API (see DESIGN.md)::
 
 from __future__ import annotations
 
+from . import _compiled  # noqa: F401  first: with RUMMYKIT_PURE_PYTHON=1, the .py sources load
 from ._version import __version__
 from .cards import JOKER, Card, format_cards, parse_card, parse_cards
 from .engine.actions import (

@@ -12,8 +12,11 @@ counts as a natural card.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from .cards import CARDS, JOKER_CODE, Card, format_cards
 
@@ -30,6 +33,17 @@ ACE_MODES = ("low", "high", "low_or_high", "wrap")
 WILD_LIMITS = ("unlimited", "at_most_one", "not_more_than_naturals")
 
 
+def _rebuilt(cls: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
+    return cls(**kwargs)
+
+
+def rebuild_recipe(obj: Any) -> tuple[Any, ...]:
+    """How pickle and copy rebuild a frozen dataclass: through its ``__init__``.  Compiled
+    with mypyc (setup.py), a frozen dataclass refuses the field-by-field restore of the
+    default recipe; its ``__reduce__`` returns this instead."""
+    return (_rebuilt, (type(obj), {f.name: getattr(obj, f.name) for f in fields(obj)}))
+
+
 @dataclass(frozen=True, slots=True)
 class Component:
     """One meld a contract asks for: ``kind`` is set, run, pair or meld (set or run)."""
@@ -37,7 +51,11 @@ class Component:
     kind: str
     size: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild_recipe(self)
 
+
+@mypyc_attr(native_class=False)  # compiled with mypyc, an int subclass is a plain class
 class Rank(int):
     """The declared meaning of a wild card in a set or pair: a rank, 1-13."""
 
@@ -76,6 +94,9 @@ class MeldRules:
     min_set: int = 3
     min_run: int = 3
     ace_both_ends: bool = True
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild_recipe(self)
 
     def __copy__(self) -> MeldRules:
         return self
@@ -123,6 +144,9 @@ class Reading:
     rank: int = 0
     suit: int = -1
     lo: int = 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild_recipe(self)
 
     def __copy__(self) -> Reading:
         return self

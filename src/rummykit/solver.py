@@ -14,11 +14,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from . import solver_runs
 from .cards import CARDS, JOKER_CODE, NUM_FACES, Card
-from .melds import Component, MeldRules, Reading, readings
+from .melds import Component, MeldRules, Reading, readings, rebuild_recipe
 
 TWOS = (1, 14, 27, 40)
 
@@ -39,6 +39,9 @@ class ContractRules:
     one_run_per_suit: bool = False
     distinct_set_ranks: bool = False
     extra_min: int = 3
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild_recipe(self)
 
 
 def _sub_multisets(items: Sequence[tuple[int, int]], k: int) -> Iterator[list[int]]:
@@ -106,6 +109,11 @@ class Solver:
         spots = [[p for p in range(first, last + 1) if (p - 1) % 13 == r] for r in range(13)]
         self._rank_gap = [[min((abs(p - q) for p in spots[a] for q in spots[b] if p != q), default=None)
                            for b in range(13)] for a in range(13)]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its rules, its caches left behind (they only hold answers): compiled
+        # with mypyc (setup.py), a native object is rebuilt through __init__
+        return (Solver, (self.rules, self.values, self.crules))
 
     def __copy__(self) -> Solver:
         return self

@@ -1,5 +1,6 @@
 """The game facade: a match's :class:`~.state.Setup` and :class:`~.state.State`, its legal
-actions (cached per position) and ``apply`` through a table keyed by action type.
+actions (cached per position) and ``apply``, both through :mod:`.turn` (compiled with mypyc
+where the install built it; this class stays Python).
 
 The rooms behind it: :mod:`.state` (what a match is made of), :mod:`.flow` (the turn
 machine), :mod:`.draw`, :mod:`.melding` and :mod:`.discard` (the actions, each with its
@@ -9,7 +10,7 @@ reasons, its options and its play), :mod:`.view` (what a seat sees), :mod:`.reco
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -17,133 +18,20 @@ from ..cards import Card, format_cards, make_pack
 from ..rules.registry import Variant, get_variant
 from .actions import (
     Action,
-    Buy,
-    CallRummy,
-    CallShanghai,
-    Cut,
-    Discard,
-    Draw,
     IllegalActionError,
-    LayOff,
-    Meld,
-    Pass,
-    Swap,
-    Take,
-    format_action,
-    parse_action,
 )
-from .discard import (
-    apply_call_rummy,
-    apply_call_shanghai,
-    apply_discard,
-    call_options,
-    discard_options,
-    shanghai_discards,
-)
-from .draw import (
-    CUT_ONLY,
-    WINDOW_ANSWERS,
-    apply_buy,
-    apply_cut,
-    apply_draw,
-    apply_pass,
-    apply_take,
-    draw_options,
-)
-from .flow import contract, contract_text, first_dealer, new_state, seat_name, start_round, whole_hand_round
-from .melding import apply_layoff, apply_meld, apply_swap, table_options
+from .flow import contract, contract_text, first_dealer, new_state, start_round, whole_hand_round
 from .record import check_record, record_of
 from .state import Phase, Setup, State
-from .validate import check_action, check_game_args, check_seat_index
+from .turn import APPLY as APPLY  # the table of apply functions, as before (tests patch it)
+from .turn import checked, legal_of, play
+from .validate import check_game_args, check_seat_index
 from .view import View, build_view, build_views, observe
 
 __all__ = ["CALL", "CUT", "DRAW", "MAY_I", "OVER", "PLAY", "Game", "IllegalActionError", "Phase", "new_game",
            "replay"]
 
 CUT, DRAW, MAY_I, PLAY, CALL, OVER = (Phase.CUT, Phase.DRAW, Phase.MAY_I, Phase.PLAY, Phase.CALL, Phase.OVER)
-
-Apply = Callable[[Setup, State, Action, bool], Action]
-
-# one entry per action type: each verifies (raising the reason a player reads), then plays
-APPLY: dict[type, Apply] = {
-    Cut: apply_cut, Draw: apply_draw, Take: apply_take, Buy: apply_buy, Pass: apply_pass,
-    Meld: apply_meld, LayOff: apply_layoff, Swap: apply_swap, Discard: apply_discard,
-    CallShanghai: apply_call_shanghai, CallRummy: apply_call_rummy,
-}
-
-
-def _listed(a: Action, legal: list[Action]) -> bool:
-    """Whether ``a`` is one of ``legal``, a wild's meaning included by kind: as ints, the
-    rank 7 equals the card 8C, so ``==`` alone cannot tell a set's meaning from a run's."""
-    if a not in legal:
-        return False
-    lay = a if type(a) is LayOff else a.layoff if type(a) is CallShanghai else None
-    if lay is None or lay.meaning is None:
-        return True
-    for x in legal:
-        if x == a:
-            xl = x if type(x) is LayOff else x.layoff if type(x) is CallShanghai else None
-            if xl is not None and type(xl.meaning) is type(lay.meaning):
-                return True
-    return False
-
-
-def _well_formed(action: object) -> Action:
-    """The action text parsed, or the action object checked field by field
-    (:func:`~rummykit.engine.validate.check_action`), before anything changes."""
-    try:
-        return parse_action(action) if isinstance(action, str) else check_action(action)
-    except ValueError as e:
-        raise IllegalActionError(str(e)) from None
-
-
-def compute_legal(setup: Setup, st: State) -> list[Action]:
-    """Every action the seat to act may take now, each once."""
-    ph = st.phase
-    if ph is Phase.PLAY:
-        seat = st.current
-        acts = [] if setup.spec.meld_before_draw else table_options(setup, st, seat)
-        discards = discard_options(setup, st, seat)
-        acts.extend(discards)
-        acts.extend(shanghai_discards(setup, st, discards))
-        if not discards and (not acts or (setup.spec.no_playable_discard and st.down[seat])):
-            acts.append(Draw(both=True))
-        return acts
-    if ph is Phase.DRAW:
-        acts = draw_options(setup, st)
-        if setup.spec.meld_before_draw:
-            acts.extend(table_options(setup, st, st.current))
-        return acts
-    if ph is Phase.MAY_I:
-        return list(WINDOW_ANSWERS)
-    if ph is Phase.CALL:
-        return call_options(setup, st)
-    if ph is Phase.CUT:
-        return list(CUT_ONLY)
-    return []
-
-
-def gate(setup: Setup, st: State, a: Action) -> None:
-    """The phase's own refusals, before the action's: a pending cut or an open window
-    answers only its own question."""
-    ph = st.phase
-    if ph is Phase.CUT and type(a) is not Cut:
-        raise IllegalActionError(f"{seat_name(st.asked if st.asked is not None else st.current)} "
-                                 f"must cut the pack first")
-    if ph is Phase.CALL and type(a) not in (Pass, Cut) and not _listed(a, legal_of(setup, st)):
-        what = "Shanghai" if st.call_kind == "shanghai" else "Rummy"
-        raise IllegalActionError(
-            f"{seat_name(st.asked or 0)} must first say whether to call {what} on the {st.discard[-1]}: "
-            + ", ".join(x.text() for x in legal_of(setup, st)))
-    if ph is Phase.MAY_I and type(a) not in (Buy, Pass, Cut):
-        raise IllegalActionError(f"{seat_name(st.asked or 0)} must first answer whether to take the "
-                                 f"{st.discard[-1]} (buy or pass)")
-
-
-def legal_of(setup: Setup, st: State) -> list[Action]:
-    if st.legal is None:
-        st.legal = compute_legal(setup, st)
-    return st.legal
 
 
 class Game:
@@ -220,25 +108,14 @@ class Game:
         malformed action raises IllegalActionError and changes nothing: an action object is
         checked field by field (:func:`~rummykit.engine.validate.check_action`) first."""
         setup, st = self.setup, self.state
-        legal = st.legal
-        # one of the listed actions itself (a bot's or a random agent's pick): known good
-        fast = legal is not None and any(x is action for x in legal)
-        act = action if fast and not isinstance(action, str) else _well_formed(action)
-        if st.phase is Phase.OVER:
-            raise IllegalActionError("The game is over")
-        fast = fast or (legal is not None and _listed(act, legal))
+        act, fast = checked(setup, st, action)
         try:
-            if not fast:
-                gate(setup, st, act)
-            run = APPLY[type(act)](setup, st, act, not fast)
-            st.actions.append(format_action(run))
+            play(setup, st, act, fast)
         except IllegalActionError:
             raise  # raised by the checks, which run before anything changes
         except Exception:
             self._restore()  # an engine bug: leave the game as it was, then report it
             raise
-        st.state_id += 1
-        st.legal = None
 
     def _restore(self) -> None:
         """Rebuild this game from its set-up and actions (only after an unexpected error

@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
-from ..melds import MeldRules, Reading, TableMeld
+from ..melds import MeldRules, Reading, TableMeld, rebuild_recipe
 from ..rules.registry import Variant
 from ..rules.spec import Component, RuleSpec
 
@@ -55,6 +55,9 @@ class Setup:
     stacked: tuple[Card, ...] | None  # the first deal's stacked pack, top card first
     first_dealer: int
     first_round: int
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuild_recipe(self)
 
     @property
     def pack_size(self) -> int:
