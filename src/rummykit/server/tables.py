@@ -344,7 +344,7 @@ class Table:
                     s.autoplay = None
                     self.seat_changes.append((conn.seat, {"autoplay": False}))
                 self.state_id += 1
-                self._changed()
+                self._changed(gather=True)  # a server's restart brings everyone back at once
                 return
         self.send_state(conn)
 
@@ -359,7 +359,7 @@ class Table:
         if s.connections == 0:
             self._start_grace(conn.seat)
             self.state_id += 1
-            self._changed()
+            self._changed(gather=True)
 
     def _start_grace(self, seat: int) -> None:
         s = self.seats[seat]
