@@ -144,3 +144,18 @@ def test_a_determinized_game_is_the_known_position_with_only_unseen_cards_dealt(
         acts = s.legal_actions()
         s.apply(acts[0])
         assert dets.sample(random.Random(k)).view(seat) == g.view(seat)
+
+
+def test_a_source_changed_after_its_module_was_compiled_is_named(tmp_path):
+    import os
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from rummykit._compiled import stale_builds
+
+    pkg = tmp_path / "rummykit"
+    (pkg / "engine").mkdir(parents=True)
+    for name in ("solver", "engine/flow"):
+        (pkg / f"{name}.py").write_text("x = 1\n")
+        (pkg / f"{name}{EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    os.utime(pkg / "engine/flow.py", (2e9, 2e9))  # edited after the build
+    assert stale_builds(pkg) == [os.path.join("rummykit", "engine", "flow.py")]

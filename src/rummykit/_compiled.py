@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 from importlib.machinery import SOURCE_SUFFIXES, ExtensionFileLoader, FileFinder, ModuleSpec, SourceFileLoader
+from pathlib import Path
 from types import ModuleType
 
 ENV = "RUMMYKIT_PURE_PYTHON"
@@ -51,5 +52,27 @@ def compiled() -> bool:
     return spec is not None and isinstance(spec.loader, ExtensionFileLoader)
 
 
+def stale_builds(pkg: Path | None = None) -> list[str]:
+    """In a checkout (an editable install), the sources changed since their modules were
+    compiled: the old build is what runs until ``pip install -e .`` is run again."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    pkg = pkg or Path(__file__).parent
+    if "site-packages" in pkg.parts or "dist-packages" in pkg.parts:
+        return []
+    out = []
+    for suffix in EXTENSION_SUFFIXES[:1]:
+        for ext in pkg.rglob("*" + suffix):
+            src = ext.with_name(ext.name[: -len(suffix)] + ".py")
+            if src.exists() and src.stat().st_mtime > ext.stat().st_mtime:
+                out.append(str(src.relative_to(pkg.parent)))
+    return sorted(out)
+
+
 if pure_requested():
     use_sources()
+elif stale := stale_builds():
+    import warnings
+
+    warnings.warn(f"rummykit: {', '.join(stale)} changed since compiled, and the old build runs: "
+                  "pip install -e . again (or set RUMMYKIT_PURE_PYTHON=1)", stacklevel=2)
