@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import rummykit as rk  # noqa: E402
 from rummykit.server.client import bot_chooser, whole_log, ws_url  # noqa: E402
+from rummykit.server.gcpolicy import quiet_gc  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 SHORT = {"contract": {"deals": 1}, "may-i": {"deals": 1}, "liverpool": {"deals": 1},
@@ -299,7 +300,13 @@ def run_level(n: int, args: argparse.Namespace, db: str, seed: int) -> bool:
         stop = t0 + args.seconds
 
         async def play() -> None:
-            await asyncio.gather(*(r.play(base, stop, stats) for r in runs))
+            # the load generator's own garbage collections would stall every client at once and
+            # count as the server's latency: the same policy as rummykit serve's (never swept here)
+            keeper = asyncio.create_task(quiet_gc(sweep_seconds=0))
+            try:
+                await asyncio.gather(*(r.play(base, stop, stats) for r in runs))
+            finally:
+                keeper.cancel()
 
         asyncio.run(play())
         took = time.time() - t0

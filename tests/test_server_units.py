@@ -103,3 +103,26 @@ def test_the_quiet_gc_freezes_what_lives_and_sweeps_it_on_time() -> None:
 
     frozen, after = asyncio.run(run())
     assert frozen > 0 and after == 0  # stopped: nothing is left frozen
+
+
+def test_sqlite_checkpoints_in_a_thread_of_its_own_not_at_a_commit(tmp_path) -> None:
+    import time
+
+    from rummykit.server.storage import Storage
+
+    st = Storage(f"sqlite:///{tmp_path / 'c.db'}")
+    try:
+        assert st.checkpoint_in_background(0.05)
+        st.create_table("t1", "basic", "T", {"x": 1}, {}, "playing", [("human", ""), ("human", "")])
+        for k in range(50):
+            st.save("t1", k + 1, moves=[(k % 2, "draw")], first_seq=k)
+        with st.engine.connect() as c:  # a commit never checkpoints by itself now
+            assert c.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+        end = time.time() + 5
+        while st.checkpointed == 0 and time.time() < end:
+            time.sleep(0.02)
+        assert st.checkpointed > 0
+        stored = st.load("t1")
+        assert stored is not None and len(stored.actions) == 50
+    finally:
+        st.close()

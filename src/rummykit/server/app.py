@@ -199,6 +199,8 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(db_url, node=node, node_url=advertise_url, lease_seconds=lease_seconds)
+        if gc_sweep_seconds is not None:  # rummykit serve: nothing that waits for the disk on the loop
+            storage.checkpoint_in_background()
         hub = Hub(storage)
         hub.restore()
         hub.start()
