@@ -2,7 +2,7 @@
 on time (the script exits 1 only when a game went wrong: an unexpected error, or a finished
 game whose record does not replay to its scores).
 
-    python bench/server_load.py                    # 10, 100 and 500 tables in turn (many minutes)
+    python bench/server_load.py                    # 10, 100 and 500 tables in turn (25 minutes)
     python bench/server_load.py --tables 500       # one level
     python bench/server_load.py --quick            # 10 tables, no think time (CI, seconds)
 
@@ -348,7 +348,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="10 tables, no think time, 120 s at most (CI)")
     ap.add_argument("--tables", default=None, help="comma-separated table counts (default 10,100,500)")
     ap.add_argument("--think", type=float, default=None,
-                    help="mean think time of a client before it acts, seconds (default 0.5; --quick 0)")
+                    help="mean think time of a client before it acts, seconds (default 2: a person's "
+                         "pace, each wait drawn from 0-4 s; 0.5 is a bot's; --quick 0)")
     ap.add_argument("--seconds", type=float, default=None,
                     help="time bound of one level's play (default 900; --quick 120)")
     ap.add_argument("--db", default=None,
@@ -366,7 +367,7 @@ def main() -> None:
     args = ap.parse_args()
     levels = [int(x) for x in (args.tables or ("10" if args.quick else "10,100,500")).split(",")]
     if args.think is None:
-        args.think = 0.0 if args.quick else 0.5
+        args.think = 0.0 if args.quick else 2.0
     if args.seconds is None:
         args.seconds = 120.0 if args.quick else 900.0
     tmp = tempfile.mkdtemp(prefix="rummykit-load-")
