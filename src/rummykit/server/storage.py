@@ -9,6 +9,7 @@ Every write is its own transaction, committed before the caller tells anyone of 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
 import time
@@ -33,6 +34,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+log = logging.getLogger("rummykit.server")
 
 
 class Base(DeclarativeBase):
@@ -266,8 +269,8 @@ class Storage:
                     try:
                         row = raw.cursor().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                         self.checkpointed += int(row[2]) if row and row[2] > 0 else 0
-                    except Exception:  # the database busy or away: next time
-                        pass
+                    except Exception:  # the database busy or away: said, and tried again next time
+                        log.warning("background checkpoint failed; again in %g s", seconds, exc_info=True)
             finally:
                 raw.close()
 
