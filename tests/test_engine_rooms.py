@@ -159,3 +159,28 @@ def test_a_source_changed_after_its_module_was_compiled_is_named(tmp_path):
         (pkg / f"{name}{EXTENSION_SUFFIXES[0]}").write_bytes(b"")
     os.utime(pkg / "engine/flow.py", (2e9, 2e9))  # edited after the build
     assert stale_builds(pkg) == [os.path.join("rummykit", "engine", "flow.py")]
+
+
+@settings(max_examples=20, deadline=None)
+@given(vid=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10_000),
+       reads=st.lists(st.integers(0, 150), max_size=4))
+def test_the_record_reads_every_action_as_its_text_however_often_it_is_read(vid: str, seed: int,
+                                                                             reads: list[int]):
+    """The engine keeps each action as played and writes its text when the record is read:
+    reading it now and then mid-game, or only at the end, gives the same texts."""
+    v = rk.get_variant(vid)
+    g = rk.new_game(vid, players=v.spec.players[0], seed=seed)
+    rng = random.Random(seed)
+    texts: list[str] = []
+    for step in range(150):
+        if g.is_over:
+            break
+        acts = g.legal_actions()
+        a = acts[rng.randrange(len(acts))]
+        texts.append(a.text())
+        g.apply(a)
+        if step in reads:
+            assert g.actions == texts
+    assert g.actions == texts
+    assert g.record()["actions"] == g.actions
+    assert rk.replay(g.record()).actions == g.actions

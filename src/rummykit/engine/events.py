@@ -45,19 +45,20 @@ class Event(_Shared, dict[str, Any]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for k, v in self.items():
-            if type(v) in _NESTED:  # plain containers; frozen ones are kept as they are
-                dict.__setitem__(self, k, _frozen(v))
+            if type(v) in NESTED:  # plain containers; frozen ones are kept as they are
+                dict.__setitem__(self, k, frozen(v))
 
     __setitem__ = __delitem__ = __ior__ = _read_only  # type: ignore[assignment]
     clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
 
 
-_NESTED = (list, tuple, dict)
+NESTED = (list, tuple, dict)  # the plain containers an event's values are frozen from
 
 
-def _frozen(v: Any) -> Any:
+def frozen(v: Any) -> Any:
+    """``v`` read-only all the way down (dicts as events, lists and tuples as frozen lists)."""
     if type(v) is dict:
         return Event(v)
-    if type(v) in _NESTED:
-        return FrozenList(_frozen(x) for x in v)
+    if type(v) in NESTED:
+        return FrozenList(frozen(x) for x in v)
     return v

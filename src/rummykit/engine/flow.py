@@ -14,7 +14,7 @@ from typing import Any
 
 from ..cards import Card, format_cards, make_pack, sorted_cards
 from ..rules.spec import describe_contract
-from .events import Event
+from .events import NESTED, Event, frozen
 from .scoring import hand_value, number, score_round, settlement
 from .state import Phase, Setup, State
 
@@ -119,7 +119,14 @@ def deal(setup: Setup, st: State) -> None:
 
 
 def event(st: State, seat: int | None, verb: str, text: str, **data: Any) -> None:
-    st.log.append(Event(seat=seat, verb=verb, text=text, **data))
+    """Log one line of the round.  The event is built here, without the Python ``Event``
+    constructor's loop: plain values go in as they are, lists and dicts frozen."""
+    d: dict[str, Any] = {"seat": seat, "verb": verb, "text": text}
+    for k, v in data.items():
+        d[k] = frozen(v) if type(v) in NESTED else v
+    e = Event.__new__(Event)
+    dict.update(e, d)
+    st.log.append(e)
 
 
 def push_discard(st: State, c: Card, seat: int | None) -> None:

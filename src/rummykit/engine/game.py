@@ -24,7 +24,7 @@ from .flow import contract, contract_text, first_dealer, new_state, start_round,
 from .record import check_record, record_of
 from .state import Phase, Setup, State
 from .turn import APPLY as APPLY  # the table of apply functions, as before (tests patch it)
-from .turn import checked, legal_of, play
+from .turn import action_texts, checked, legal_of, play
 from .validate import check_game_args, check_seat_index
 from .view import View, build_view, build_views, observe
 
@@ -123,7 +123,7 @@ class Game:
         s = self.setup
         fresh = Game(s.base_variant, players=s.n, seed=s.seed, options=dict(s.options) or None,
                      deck=s.stacked, dealer=s.first_dealer, first_round=s.first_round)
-        for text in self.state.actions:
+        for text in action_texts(self.state):
             fresh.apply(text)
         self.state = fresh.state
 
@@ -184,7 +184,8 @@ class Game:
 
     @property
     def actions(self) -> list[str]:
-        return self.state.actions
+        """Every action played so far, as text (the record's list)."""
+        return action_texts(self.state)
 
     @property
     def phase(self) -> Phase:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
 from ..cards import format_cards
+from .turn import action_texts
 
 if TYPE_CHECKING:
     from .state import Setup, State
@@ -30,7 +31,7 @@ def record_of(setup: Setup, st: State) -> dict[str, Any]:
         "dealer": setup.first_dealer,
         "first_round": setup.first_round,
         "deck": format_cards(setup.stacked) if setup.stacked is not None else None,
-        "actions": list(st.actions),
+        "actions": list(action_texts(st)),
         "scores": [str(s) for s in st.scores],
     }
     base = setup.base_variant

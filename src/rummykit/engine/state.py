@@ -80,7 +80,9 @@ class State:
     scores: list[Fraction]
     kitty: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)  # each round's result
-    actions: list[str] = field(default_factory=list)  # the record: every action as text
+    # the record: every action as played; each is written as text when the record is
+    # first read (turn.action_texts), so a position's list may end in action objects
+    actions: list[str | Action] = field(default_factory=list)
     last_round: dict[str, Any] | None = None
     is_over: bool = False
     winners: list[int] = field(default_factory=list)

@@ -150,6 +150,22 @@ def play(setup: Setup, st: State, act: Action, fast: bool) -> None:
     if not fast:
         gate(setup, st, act)
     run = APPLY[type(act)](setup, st, act, not fast)
-    st.actions.append(format_action(run))
+    st.actions.append(run)  # its text is written when the record is read (action_texts)
     st.state_id += 1
     st.legal = None
+
+
+def action_texts(st: State) -> list[str]:
+    """The record's actions as text.  ``play`` keeps each action as played and its text
+    is written here, once, when the record is first read: random play, search and RL
+    never read it, so never pay for it."""
+    acts = st.actions
+    for i in range(len(acts) - 1, -1, -1):
+        a = acts[i]
+        if isinstance(a, str):
+            break
+    else:
+        i = -1
+    for j in range(i + 1, len(acts)):
+        acts[j] = format_action(cast(Action, acts[j]))
+    return cast(list[str], acts)
