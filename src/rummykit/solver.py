@@ -85,6 +85,9 @@ def _recall(memo: dict[tuple[int, ...], T], hand: Sequence[int], limit: int, wor
     return got
 
 
+SKELETON_CACHE = 4096  # skeleton lists a solver keeps (per rank and suit counts) before starting afresh
+
+
 class Solver:
     """Contract search for one ruleset (meld rules, card values, contract rules)."""
 
@@ -513,7 +516,7 @@ class Solver:
         """Every skeleton of ``kind`` with at least ``lo`` cards (cached per rank and suit:
         those counts rarely change from one turn to the next)."""
         cache = self._cache
-        if len(cache) > 4096:  # consecutive turns share most entries; a big cache only costs pauses
+        if len(cache) > SKELETON_CACHE:  # consecutive turns share most entries; a big one costs pauses
             cache.clear()
         out: list[Skel] = []
         allwild = not self.rules.natural_required

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import RANKS, Card, parse_card
+from ..cards import CARDS, RANKS, Card, parse_card
 from ..melds import Rank
 
 
@@ -175,6 +175,8 @@ _SIMPLE: dict[str, Action] = {
     "pass": Pass(),
     "cut": Cut(),
 }
+# one Discard per card face, shared (actions are frozen): listing a hand's discards builds none
+DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in CARDS)
 VERBS = ("draw", "take", "meld", "layoff", "swap", "discard", "buy", "pass", "shanghai", "rummy", "cut")
 
 
@@ -216,7 +218,7 @@ def parse_action(text: str) -> Action:
         if verb == "discard":
             if len(args) != 1:
                 raise ValueError(f"bad action {text!r}: write discard CARD, e.g. discard 7H")
-            return Discard(parse_card(args[0]))
+            return DISCARDS[parse_card(args[0])]
         if verb == "layoff":
             return _layoff(args, text)
         if verb == "swap":

@@ -6,7 +6,7 @@ For each action: ``why_not_x`` / ``x_options`` / ``apply_x``, as in :mod:`.draw`
 from __future__ import annotations
 
 from ..cards import Card
-from .actions import Action, CallRummy, CallShanghai, Discard, IllegalActionError, LayOff, Pass
+from .actions import DISCARDS, Action, CallRummy, CallShanghai, Discard, IllegalActionError, LayOff, Pass
 from .flow import end_turn, event, forget, next_turn, playable, pop_discard, push_discard, seat_name, went_out
 from .state import Phase, Setup, State
 
@@ -39,8 +39,8 @@ def discard_options(setup: Setup, st: State, seat: int) -> list[Discard]:
     have = sorted(set(st.hands[seat]))
     sp = setup.spec
     if not sp.no_discard_of_taken_card and not (sp.no_playable_discard and st.down[seat] and st.table):
-        return [Discard(c) for c in have]  # no card is barred in itself
-    return [Discard(c) for c in have if why_not_discard(setup, st, seat, c) is None]
+        return [DISCARDS[c] for c in have]  # no card is barred in itself
+    return [DISCARDS[c] for c in have if why_not_discard(setup, st, seat, c) is None]
 
 
 def verify_discard(setup: Setup, st: State, seat: int, c: Card) -> None:
