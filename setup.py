@@ -35,6 +35,7 @@ COMPILED = [
     "src/rummykit/engine/melding.py",
     "src/rummykit/engine/discard.py",
     "src/rummykit/engine/turn.py",
+    "src/rummykit/engine/seen.py",
 ]
 
 

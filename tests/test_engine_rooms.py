@@ -184,3 +184,50 @@ def test_the_record_reads_every_action_as_its_text_however_often_it_is_read(vid:
     assert g.actions == texts
     assert g.record()["actions"] == g.actions
     assert rk.replay(g.record()).actions == g.actions
+
+
+def _reference_view(g: rk.Game, seat: int | None) -> View:
+    """A seat's View written out from the State the slow, plain way (the observer before it
+    was compiled): what ``observe`` must give, field for field."""
+    from rummykit.engine.flow import buy_limit, contract_text
+    from rummykit.engine.view import MeldView
+
+    s, sp = g.state, g.setup.spec
+    lim = buy_limit(g.setup, s) if sp.buying is not None and sp.buy_allowed(s.round_no) else None
+    own_turn = seat == s.current and s.phase in (Phase.DRAW, Phase.PLAY)
+    turn = {key: (tuple(v) if isinstance(v, list) else v)
+            for key, name, _kind in TURN_STATE for v in [getattr(s, name)]}
+    return View(
+        ruleset=sp.id, name=sp.name, seat=seat, players=g.setup.n, round=s.round_no, deals=g.setup.deals,
+        dealer=s.dealer, contract=contract_text(g.setup, s),
+        current_player=s.asked if s.asked is not None else s.current, turn=s.current,
+        phase=Phase.OVER if s.is_over else s.phase,
+        hand=() if seat is None else tuple(sorted(s.hands[seat])),
+        hand_sizes=tuple(len(h) for h in s.hands), stock_size=len(s.stock), discard_pile=tuple(s.discard),
+        melds=tuple(MeldView(i + 1, m.owner, m.kind, tuple(m.cards), m.suit, m.lo, m.rank)
+                    for i, m in enumerate(s.table)),
+        down=tuple(s.down), buys=tuple(s.buys),
+        buys_left=None if lim is None else tuple(max(0, lim - b) for b in s.buys),
+        stock_reuses=s.stock_reuses, scores=tuple(s.scores), kitty=s.kitty, log=tuple(s.log),
+        last_round=s.last_round, is_over=s.is_over, winners=tuple(s.winners), state_id=s.state_id,
+        taken=s.taken if own_turn else None, must_place=tuple(s.pending) if own_turn else (),
+        known=tuple(tuple(sorted(k)) for k in s.known), turn_state=turn,
+        settlement=None if not s.is_over or s.settlement is None else tuple(s.settlement),
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(vid=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10_000), steps=st.integers(0, 400))
+def test_what_a_seat_sees_is_read_from_the_state_field_for_field(vid: str, seed: int, steps: int):
+    """``observe`` (compiled where the install built it) gives the View a plain reading of the
+    State gives, for every seat and a spectator: the own hand and own-turn facts to the seat
+    alone, the turn state under every key of TURN_STATE, in order."""
+    g = _played(vid, seed, steps)
+    for seat in [*range(g.n), None]:
+        v, ref = g.observe(seat), _reference_view(g, seat)
+        for f in ref.__dataclass_fields__:
+            if f == "turn_state":
+                assert list(v.turn_state.items()) == list(ref.turn_state.items())
+            elif f != "_json":
+                assert getattr(v, f) == getattr(ref, f), f
+                assert type(getattr(v, f)) is type(getattr(ref, f)), f

@@ -12,15 +12,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import lru_cache
-from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
 from ..cards import TEXT, Card, parse_card, parse_cards
 from ..melds import Rank, face_at
 from .events import Event
-from .flow import buy_limit, contract_text
 from .scoring import number
+from .seen import view_values
 from .state import TURN_STATE, Phase, Setup, State
 
 __all__ = ["Event", "MeldView", "View", "as_view", "build_view", "observe"]
@@ -140,41 +139,13 @@ _new_view = _fast_new(View)
 _new_meld_view = _fast_new(MeldView)
 
 _TURN_KEYS = tuple(key for key, _name, _kind in TURN_STATE)
-_turn_values = attrgetter(*(name for _key, name, _kind in TURN_STATE))
-# the turn facts the State holds as lists (a view holds them as tuples)
-_TURN_LISTS = tuple(i for i, (_key, name, _kind) in enumerate(TURN_STATE)
-                    if State.__dataclass_fields__[name].default_factory is list)
 
 
 def observe(setup: Setup, st: State, seat: int | None) -> View:
-    """``seat``'s view; ``None``: a spectator's, public facts only (no hand, no own-turn facts)."""
-    sp = setup.spec
-    lim = buy_limit(setup, st) if sp.buying is not None and sp.buy_allowed(st.round_no) else None
-    phase = st.phase
-    own_turn = seat == st.current and (phase is Phase.DRAW or phase is Phase.PLAY)
-    turn = list(_turn_values(st))
-    for i in _TURN_LISTS:
-        if type(turn[i]) is list:
-            turn[i] = tuple(turn[i])
-    return _new_view(
-        ruleset=sp.id, name=sp.name, seat=seat, players=setup.n, round=st.round_no, deals=setup.deals,
-        dealer=st.dealer, contract=contract_text(setup, st),
-        current_player=st.asked if st.asked is not None else st.current, turn=st.current,
-        phase=Phase.OVER if st.is_over else phase,
-        hand=() if seat is None else tuple(sorted(st.hands[seat])),  # Cards sort by suit, then rank
-        hand_sizes=tuple(map(len, st.hands)), stock_size=len(st.stock),
-        discard_pile=tuple(st.discard),
-        melds=tuple([_new_meld_view(i + 1, m.owner, m.kind, tuple(m.cards), m.suit, m.lo, m.rank)
-                     for i, m in enumerate(st.table)]),
-        down=tuple(st.down), buys=tuple(st.buys),
-        buys_left=None if lim is None else tuple(max(0, lim - b) for b in st.buys),
-        stock_reuses=st.stock_reuses, scores=tuple(st.scores), kitty=st.kitty, log=tuple(st.log),
-        last_round=st.last_round, is_over=st.is_over, winners=tuple(st.winners), state_id=st.state_id,
-        taken=st.taken if own_turn else None, must_place=tuple(st.pending) if own_turn else (),
-        known=tuple([tuple(sorted(k)) if k else () for k in st.known]),
-        turn_state=MappingProxyType(dict(zip(_TURN_KEYS, turn, strict=True))),
-        settlement=None if not st.is_over or st.settlement is None else tuple(st.settlement), _json=None,
-    )
+    """``seat``'s view; ``None``: a spectator's, public facts only (no hand, no own-turn facts).
+    What the seat sees is read by :func:`.seen.view_values` (compiled where the install built
+    it)."""
+    return _new_view(*view_values(setup, st, seat, _new_meld_view))
 
 
 def _json_turn(ts: Mapping[str, Any]) -> dict[str, Any]:

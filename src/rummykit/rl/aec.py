@@ -57,6 +57,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         # self.encoder.encode, without writing every part again)
         self._observers = [SeatObserver(self.encoder, s) for s in range(players)]
         self.possible_agents = [f"player_{s}" for s in range(players)]
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self._obs_space = spaces.Dict({
             "observation": spaces.Box(low=0.0, high=np.inf, shape=(self.encoder.size,), dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(self.space.size,), dtype=np.int8),
@@ -95,14 +96,13 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         g = self.game
         assert g is not None
         self._views: dict[int, View] = {}
+        self._melds: list[Meld] = []  # the meld options with an id, in order
         if g.is_over:
-            self._table, self._melds = {}, []
+            self._table = {}
             return
         seat = g.current_player
         self.agent_selection = self.possible_agents[seat]
-        legal = g.legal_actions()
-        self._table = self.codec.table(legal, self._view(seat).melds)
-        self._melds = [a for a in legal if isinstance(a, Meld)]
+        self._table = self.codec.table(g.legal_actions(), self._view(seat).melds, self._melds)
 
     def _view(self, seat: int) -> View:
         """The seat's typed view of the position now (built once per step)."""
@@ -115,7 +115,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         g = self.game
         assert g is not None
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         acting = not g.is_over and seat == g.current_player
         obs = self._observers[seat].update(self._view(seat), self._melds if acting else ())
         mask = self.codec.mask(self._table) if acting else np.zeros(self.space.size, dtype=np.int8)

@@ -138,9 +138,11 @@ class ActionCodec:
             return sp.meld + meld_index
         raise ValueError(f"no id for {a!r}")
 
-    def table(self, legal: Sequence[Action], melds: Sequence[MeldView]) -> dict[int, Action]:
+    def table(self, legal: Sequence[Action], melds: Sequence[MeldView],
+              meld_actions: list[Meld] | None = None) -> dict[int, Action]:
         """id -> action, for every legal action (each legal action has its own id);
-        ``melds`` as for :meth:`encode`.  The most frequent kinds (a discard, a natural
+        ``melds`` as for :meth:`encode`; ``meld_actions``, if given, gets the meld actions
+        that have an id, in order.  The most frequent kinds (a discard, a natural
         card's lay-off) are numbered here, as :meth:`encode` numbers them."""
         out: dict[int, Action] = {}
         sp = self.space
@@ -156,6 +158,8 @@ class ActionCodec:
                     continue  # documented limit: never reached in bot games
                 i = sp.meld + k
                 k += 1
+                if meld_actions is not None:
+                    meld_actions.append(a)
             else:
                 i = self.encode(a, melds)
             if i in out:
@@ -280,30 +284,36 @@ class SeatObserver:
         self._moving = o["table"]  # hand, discard top, discard pile, known: counted every time
         # what was encoded last
         self._table: list[tuple[tuple[Card, ...], str, int] | None] = [None] * encoder.space.slots
+        self._seen: list[MeldView | None] = [None] * encoder.space.slots  # the views encoded there
         self._sizes: tuple[int, ...] | None = None
         self._small: tuple[Any, ...] | None = None
         self._ones: tuple[int, ...] = ()  # the indices of the one-hots set: phase, turn
         self._asked = -1.0
         self._round: int | None = None
         self._options: list[list[Card]] = []
+        self._counts = bytearray(self._moving)  # hand, discard top, discard pile, known
+        self._pile: tuple[Card, ...] = ()
+        self._stock: tuple[int, int] = (-1, -1)  # stock size, discard pile size
+        self._phase: Any = None
+        self._phase_at = 0
 
     def update(self, view: View, melds: Sequence[Meld] = ()) -> np.ndarray:
         """The vector of ``view`` (this observer's seat's view), a fresh array."""
         enc, x, n, rel = self.enc, self.x, self.enc.n, self.order
         o = enc.offsets
         me = rel[0]
-        # the moving cards, counted in one pass: one index per card
-        counts = bytearray(self._moving)
+        # the moving cards: the hand and the known cards counted afresh (a dozen or so);
+        # the discard pile's counts changed by the cards pushed or popped since the last view
+        counts = self._counts
+        counts[:NUM_FACES] = _ZEROS
         for c in view.hand:
             counts[c] += 1
         pile = view.discard_pile
-        if pile:
-            counts[NUM_FACES + pile[-1]] = 1
-            for c in pile:
-                counts[2 * NUM_FACES + c] += 1
+        self._pile_changed(pile)
         known = view.known
         for r in range(1, n):
             at = (2 + r) * NUM_FACES
+            counts[at: at + NUM_FACES] = _ZEROS
             for c in known[rel[r]]:
                 counts[at + c] += 1
         x[: self._moving] = np.frombuffer(counts, dtype=np.uint8)
@@ -322,7 +332,10 @@ class SeatObserver:
             values += [float(view.scores[s]) / 500 for s in rel]
             x[o["down"]: o["down"] + 3 * n] = values
             self._small = small
-        ones = (o["phase"] + PHASE_INDEX[view.phase], o["turn"] + (view.turn - me) % n)
+        ph = view.phase
+        if ph is not self._phase:  # (an enum member's hash is a Python call: looked up on change)
+            self._phase, self._phase_at = ph, o["phase"] + PHASE_INDEX[ph]
+        ones = (self._phase_at, o["turn"] + (view.turn - me) % n)
         if ones != self._ones:
             for i in self._ones:
                 x[i] = 0.0
@@ -337,11 +350,37 @@ class SeatObserver:
             con = enc._contract(view.round)
             x[o["contract"]: o["contract"] + len(con)] = con
             self._round = view.round
-        x[o["stock"]] = view.stock_size / 100
-        x[o["discards"]] = len(pile) / 100
+        sizes2 = (view.stock_size, len(pile))
+        if sizes2 != self._stock:
+            x[o["stock"]] = sizes2[0] / 100
+            x[o["discards"]] = sizes2[1] / 100
+            self._stock = sizes2
         if melds or self._options:
             self._options_changed([m.cards() for m in melds[:MELD_OPTIONS]])
         return x.copy()
+
+    def _pile_changed(self, pile: tuple[Card, ...]) -> None:
+        """The discard top and pile counts: the cards pushed on (or popped off) the last
+        view's pile counted in or out; a pile that is neither (a new deal, a restock,
+        another game) counted afresh."""
+        counts, old = self._counts, self._pile
+        at = 2 * NUM_FACES
+        if old:
+            counts[NUM_FACES + old[-1]] = 0
+        k = len(old)
+        if len(pile) >= k and pile[:k] == old:
+            for c in pile[k:]:
+                counts[at + c] += 1
+        elif len(pile) < k and old[: len(pile)] == pile:
+            for c in old[len(pile):]:
+                counts[at + c] -= 1
+        else:
+            counts[at: at + NUM_FACES] = _ZEROS
+            for c in pile:
+                counts[at + c] += 1
+        if pile:
+            counts[NUM_FACES + pile[-1]] = 1
+        self._pile = pile
 
     def _options_changed(self, options: list[list[Card]]) -> None:
         if options != self._options:
@@ -357,6 +396,9 @@ class SeatObserver:
         width, at0 = enc.slot_width, enc.offsets["table"]
         shown = melds[: enc.space.slots]
         for i, m in enumerate(shown):
+            if m is self._seen[i]:
+                continue  # the same (frozen) meld view as last time: the engine shares them
+            self._seen[i] = m
             key = (m.cards, m.kind, m.owner)
             if key != last[i]:
                 at = at0 + i * width
@@ -368,7 +410,10 @@ class SeatObserver:
             if last[i] is None:
                 break  # slots are filled in order: none further was set
             x[at0 + i * width: at0 + (i + 1) * width] = 0.0
-            last[i] = None
+            last[i] = self._seen[i] = None
+
+
+_ZEROS = bytes(NUM_FACES)
 
 
 def _counts(cards: Sequence[int], width: int) -> np.ndarray:
