@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .flow import buy_limit, contract_text
-from .state import Phase, Setup, State
+from .state import TURN_STATE, Phase, Setup, State
 
 # the table's meld views, shared while a meld stays as it is: (number, owner, kind, cards,
 # suit, lo, rank) -> MeldView.  Views are frozen, so any game may share one.
@@ -42,23 +42,19 @@ def meld_views(st: State, new_meld_view: Callable[..., Any]) -> tuple[Any, ...]:
 
 
 def turn_state(st: State) -> MappingProxyType[str, Any]:
-    """Where the turn stands, as every seat saw it (state.TURN_STATE's keys, lists as tuples)."""
-    return MappingProxyType({
-        "turn_index": st.turn_index,
-        "discarded_by": tuple(st.discard_by),
-        "down_turn": tuple(st.down_turn),
-        "played_before": tuple(st.played_before),
-        "asked": st.asked,
-        "queue": tuple(st.queue),
-        "call_kind": st.call_kind,
-        "protected": st.protected,
-        "last_taker": st.last_taker,
-        "taken": st.taken,
-        "pending": tuple(st.pending),
-        "melds_this_turn": st.melds_this_turn,
-        "played_this_turn": st.played_this_turn,
-        "skip_draw": st.skip_draw,
-    })
+    """Where the turn stands, as every seat saw it: state.TURN_STATE's keys, in order (its
+    lists as tuples)."""
+    out: dict[str, Any] = {}
+    for key, name, _kind in TURN_STATE:
+        v = getattr(st, name)
+        out[key] = tuple(v) if type(v) is list else v
+    return MappingProxyType(out)
+
+
+def own_turn(st: State, seat: int | None) -> bool:
+    """Whether it is ``seat``'s own turn (drawing or playing): only then does its view show
+    the card it took from the discard pile and the wilds it must still place."""
+    return seat is not None and seat == st.current and (st.phase is Phase.DRAW or st.phase is Phase.PLAY)
 
 
 def view_values(setup: Setup, st: State, seat: int | None, new_meld_view: Callable[..., Any]) -> list[Any]:
@@ -68,8 +64,7 @@ def view_values(setup: Setup, st: State, seat: int | None, new_meld_view: Callab
     lim: int | None = None
     if sp.buying is not None and sp.buy_allowed(st.round_no):
         lim = buy_limit(setup, st)
-    phase = st.phase
-    own_turn = seat is not None and seat == st.current and (phase is Phase.DRAW or phase is Phase.PLAY)
+    mine = own_turn(st, seat)
     asked = st.asked
     hands = st.hands
     over = st.is_over
@@ -80,7 +75,7 @@ def view_values(setup: Setup, st: State, seat: int | None, new_meld_view: Callab
     return [
         sp.id, sp.name, seat, setup.n, st.round_no, setup.deals, st.dealer, contract_text(setup, st),
         asked if asked is not None else st.current, st.current,
-        Phase.OVER if over else phase,
+        Phase.OVER if over else st.phase,
         () if seat is None else tuple(sorted(hands[seat])),  # Cards sort by suit, then rank
         tuple([len(h) for h in hands]), len(st.stock), tuple(st.discard),
         meld_views(st, new_meld_view),
@@ -88,8 +83,8 @@ def view_values(setup: Setup, st: State, seat: int | None, new_meld_view: Callab
         None if lim is None else tuple([max(0, lim - b) for b in st.buys]),
         st.stock_reuses, tuple(st.scores), st.kitty, tuple(st.log), st.last_round, over,
         tuple(st.winners), st.state_id,
-        st.taken if own_turn else None,
-        tuple(st.pending) if own_turn else (),
+        st.taken if mine else None,
+        tuple(st.pending) if mine else (),
         tuple(known),
         turn_state(st),
         None if not over or settlement is None else tuple(settlement),

@@ -19,7 +19,7 @@ from ..cards import TEXT, Card, parse_card, parse_cards
 from ..melds import Rank, face_at
 from .events import Event
 from .scoring import number
-from .seen import view_values
+from .seen import own_turn, view_values
 from .state import TURN_STATE, Phase, Setup, State
 
 __all__ = ["Event", "MeldView", "View", "as_view", "build_view", "observe"]
@@ -138,9 +138,6 @@ def _fast_new(cls: type) -> Callable[..., Any]:
 _new_view = _fast_new(View)
 _new_meld_view = _fast_new(MeldView)
 
-_TURN_KEYS = tuple(key for key, _name, _kind in TURN_STATE)
-
-
 def observe(setup: Setup, st: State, seat: int | None) -> View:
     """``seat``'s view; ``None``: a spectator's, public facts only (no hand, no own-turn facts).
     What the seat sees is read by :func:`.seen.view_values` (compiled where the install built
@@ -224,19 +221,18 @@ def build_views(setup: Setup, st: State, seats: Iterable[int | None]) -> dict[in
     only the ``SEAT_KEYS`` are each seat's own."""
     out: dict[int | None, dict[str, Any]] = {}
     base: dict[str, Any] | None = None
-    phase = st.phase
     for seat in seats:
         if seat in out:
             continue
         if base is None:
             base = out[seat] = build_view(setup, st, seat)
             continue
-        own_turn = seat == st.current and (phase is Phase.DRAW or phase is Phase.PLAY)
+        mine = own_turn(st, seat)
         d = dict(base)
         d["seat"] = seat
         d["hand"] = [] if seat is None else [TEXT[c] for c in sorted(st.hands[seat])]
-        d["taken"] = TEXT[st.taken] if own_turn and st.taken is not None else None
-        d["must_place"] = [TEXT[c] for c in st.pending] if own_turn else []
+        d["taken"] = TEXT[st.taken] if mine and st.taken is not None else None
+        d["must_place"] = [TEXT[c] for c in st.pending] if mine else []
         out[seat] = d
     return out
 

@@ -283,8 +283,7 @@ class SeatObserver:
         assert o["buys_left"] == o["down"] + n and o["scores"] == o["down"] + 2 * n
         self._moving = o["table"]  # hand, discard top, discard pile, known: counted every time
         # what was encoded last
-        self._table: list[tuple[tuple[Card, ...], str, int] | None] = [None] * encoder.space.slots
-        self._seen: list[MeldView | None] = [None] * encoder.space.slots  # the views encoded there
+        self._table: list[MeldView | None] = [None] * encoder.space.slots  # the meld view in each slot
         self._sizes: tuple[int, ...] | None = None
         self._small: tuple[Any, ...] | None = None
         self._ones: tuple[int, ...] = ()  # the indices of the one-hots set: phase, turn
@@ -396,21 +395,20 @@ class SeatObserver:
         width, at0 = enc.slot_width, enc.offsets["table"]
         shown = melds[: enc.space.slots]
         for i, m in enumerate(shown):
-            if m is self._seen[i]:
+            was = last[i]
+            if m is was:
                 continue  # the same (frozen) meld view as last time: the engine shares them
-            self._seen[i] = m
-            key = (m.cards, m.kind, m.owner)
-            if key != last[i]:
+            if was is None or (m.cards, m.kind, m.owner) != (was.cards, was.kind, was.owner):
                 at = at0 + i * width
                 x[at: at + width] = _counts(m.cards, width)
                 x[at + NUM_FACES + KINDS.index(m.kind)] = 1.0
                 x[at + NUM_FACES + len(KINDS) + (m.owner - me) % n] = 1.0
-                last[i] = key
+            last[i] = m
         for i in range(len(shown), len(last)):
             if last[i] is None:
                 break  # slots are filled in order: none further was set
             x[at0 + i * width: at0 + (i + 1) * width] = 0.0
-            last[i] = self._seen[i] = None
+            last[i] = None
 
 
 _ZEROS = bytes(NUM_FACES)
