@@ -399,3 +399,35 @@ def test_all_wild_melds_still_obey_the_wild_limit():
     got = v.find_contract(2, hand, players=3)
     assert got is not None and v.meets_contract(2, got, hand=hand)
     assert all(len([c for c in m if c.is_joker]) * 2 <= len(m) for m in got)
+
+
+def test_find_contract_and_meets_contract_leave_no_garbage_cycles():
+    """A solve is made at nearly every decision: its search must be freed when it returns,
+    not left as a reference cycle (a closure that calls itself) for the garbage collector,
+    whose passes then cost more than the searches."""
+    import gc
+
+    cases = [
+        ("contract", 1, "7H 7S 7D 5H 5S 5D 9C JK 2H KD QS"),
+        ("contract", 4, "3H 3S 3D 8C 8D 8S TC TH JK KD QS"),
+        ("ten-card", 2, "3H 4H 5H 6H 7H 8S 8D 8C JK 2S QD"),  # at least: extra melds searched
+        ("may-i", 3, "3C 4C 5C 6C 9D TD JD QD 2H 4D 5S"),
+    ]
+    for vid, round_no, hand in cases:  # the solver's own caches filled first
+        rk.get_variant(vid).find_contract(round_no, P(hand))
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        found = 0
+        for vid, round_no, hand in cases:
+            v = rk.get_variant(vid)
+            melds = v.find_contract(round_no, P(hand))
+            found += melds is not None
+            if melds is not None:
+                assert v.meets_contract(round_no, melds)
+        assert found == 4
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()

@@ -657,152 +657,17 @@ class Solver:
             suffix[i] = suffix[i + 1] + pot[i]
         same_prev = [i > 0 and comps[i - 1] == comps[i] for i in range(ncomp)]
 
-        best_used = -1
-        best_pick: list[Skel] | None = None
-        chosen: list[Skel] = []
-        # wild slots taken, wild-capable cards left in hand, cards left in hand
-        state = [0, wild_total, ncards]
-        wild_set = set(wild_codes)
         # per depth, what the components still open allow (a set?  how long a run?) and
         # how many cards they take at least
         open_kinds = [(any(c.kind != "run" for c in comps[i:]),
                        max((min(hi_of[c], 14) for c in comps[i:] if c.kind in ("run", "meld")), default=0))
                       for i in range(ncomp)]
         open_need = [sum(c.size for c in comps[i:]) for i in range(ncomp)]
-
-        def apart(kinds: tuple[bool, int]) -> int:
-            order = orders.get(kinds)
-            if order is None:
-                order = orders[kinds] = self._apart_order(naturals, *kinds)
-            return self._apart(cnt, order, *kinds)
-
-        def pool_now() -> int:
-            return state[1]
-
-        def fill_value(slots: int) -> int:
-            got = sorted((val[c] for c in wild_codes for _ in range(cnt[c])), reverse=True)
-            return sum(got[:slots])
-
-        def compatible(sk: Skel) -> bool:
-            kind = sk[1]
-            for other in chosen:
-                if kind == "run" and other[1] == "run" and other[3] == sk[3]:
-                    if cr.one_run_per_suit:
-                        return False
-                    if cr.not_contiguous:
-                        a_lo, a_hi = sk[4], sk[4] + len(sk[5]) - 1
-                        b_lo, b_hi = other[4], other[4] + len(other[5]) - 1
-                        if a_hi + 1 == b_lo or b_hi + 1 == a_lo:
-                            return False
-                elif kind == "set" and other[1] == "set" and cr.distinct_set_ranks:
-                    if other[2] == sk[2]:
-                        return False
-            return True
-
-        def leaf(used_nat: int) -> bool:
-            nonlocal best_used, best_pick
-            slots = state[0]
-            if extra:
-                return extra_search(used_nat, slots)
-            if whole_hand:
-                if pool_now() != slots:
-                    return False
-                for c in range(NUM_FACES):
-                    if cnt[c] and c not in wild_codes:
-                        return False
-            used = used_nat + fill_value(slots)
-            if used > best_used:
-                best_used = used
-                best_pick = list(chosen)
-            return used == total
-
-        def avail_best(k: int, start: int, slots_left: int) -> int:
-            lst = cand_lists[k]
-            for j in range(start, len(lst)):
-                sk = lst[j]
-                if sk[7] > slots_left:
-                    continue
-                for c, n in sk[8]:
-                    if cnt[c] < n:
-                        break
-                else:
-                    return sk[6] + sk[7] * maxwild
-            return -1
-
-        def dfs(i: int, start: int, used_nat: int) -> bool:
-            if i == ncomp:
-                return leaf(used_nat)
-            slots = state[0]
-            if not extra:
-                ceiling = used_nat + slots * maxwild + suffix[i]
-                ceiling2 = used_nat + nat_sfx[i] + topfill[min(wild_total, slots + slot_sfx[i])]
-                if ceiling2 < ceiling:
-                    ceiling = ceiling2
-                if ceiling <= best_used or (whole_hand and ceiling < total):
-                    return False
-                # natural cards that need more melds than are open, or cards left over (worth
-                # counting only if there are more natural cards than that)
-                room = ncomp - i + (0 if whole_hand else state[2] - slots - open_need[i])
-                if i and state[2] - state[1] > room and apart(open_kinds[i]) > room:
-                    return False
-                free = pool_now() - slots
-                bound = used_nat + slots * maxwild
-                for k in range(i, ncomp):
-                    b = avail_best(k, start if (k == i and same_prev[i]) else 0, free)
-                    if b < 0:
-                        return False
-                    bound += b
-                if bound <= best_used or (whole_hand and bound < total):
-                    return False
-            lst = cand_lists[i]
-            for j in range(start if same_prev[i] else 0, len(lst)):
-                sk = lst[j]
-                if not extra and used_nat + sk[6] + (slots + sk[7]) * maxwild + suffix[i + 1] <= best_used:
-                    break  # sorted by potential: nothing later can do better
-                if (not extra and used_nat + sk[6] + nat_sfx[i + 1]
-                        + topfill[min(wild_total, slots + sk[7] + slot_sfx[i + 1])] <= best_used):
-                    continue
-                ok = True
-                wn = nn = 0  # wild-capable cards it uses as naturals; natural cards
-                for c, n in sk[8]:
-                    if cnt[c] < n:
-                        ok = False
-                        break
-                    nn += n
-                    if c in wild_set:
-                        wn += n
-                if not ok or not compatible(sk):
-                    continue
-                if state[1] - wn < slots + sk[7]:
-                    continue
-                for c, n in sk[8]:
-                    cnt[c] -= n
-                state[0] = slots + sk[7]
-                state[1] -= wn
-                state[2] -= nn
-                chosen.append(sk)
-                done = dfs(i + 1, j, used_nat + sk[6])
-                chosen.pop()
-                state[0] = slots
-                state[1] += wn
-                state[2] += nn
-                for c, n in sk[8]:
-                    cnt[c] += n
-                if done:
-                    return True
-            return False
-
-        # at-least contracts (more melds may be added): search extra melds, their wild slots
-        # filled, like the contract's, only once every natural card is placed
-        def extra_search(used_nat: int, slots: int) -> bool:
-            nonlocal best_used, best_pick
-            found = self._extras(cnt, used_nat, slots, whole_hand, best_used)
-            if found is not None and found[0] > best_used:
-                best_used = found[0]
-                best_pick = chosen + found[1]
-            return best_used == total
-
-        dfs(0, 0, 0)
+        search = _Search(self, cnt, cand_lists, orders, naturals, extra, whole_hand, total, ncards,
+                         wild_total, maxwild, suffix, nat_sfx, slot_sfx, topfill, open_kinds, open_need,
+                         same_prev)
+        search.dfs(0, 0, 0)
+        best_pick = search.best_pick
         if best_pick is None:
             return None
         # fill the wild slots with the most valuable wild cards left
@@ -860,53 +725,11 @@ class Solver:
         most valuable wild cards no meld uses as natural.  Returns the best total value
         above ``beat`` and the extra skeletons, or None (in a whole-hand deal only an
         arrangement using every card counts)."""
-        cr = self.crules
-        val = self.values
-        wild_codes = self._wild_codes
-        best: list[Skel] | None = None
-        best_val = beat
-        extra: list[Skel] = []
-
-        def pool() -> int:
-            return sum(cnt[c] for c in wild_codes)
-
-        def go(prev: tuple[object, ...] | None, nat: int, taken: int) -> None:
-            nonlocal best, best_val
-            wild_left = pool()
-            if wild_left < taken:
-                return
-            value = nat + sum(val[c] for c in self._fill(cnt, taken))
-            left = sum(cnt) - taken
-            if value > best_val and (left == 0 or not whole_hand):
-                best_val = value
-                best = list(extra)
-            if left < cr.extra_min:
-                return
-            # a bound: every card left used
-            if nat + sum(val[c] * cnt[c] for c in range(NUM_FACES)) <= best_val:
-                return
-            for sk in self.skeletons(cnt, "meld", cr.extra_min, min(left, 14), wild_left - taken):
-                size = len(sk[5]) + (sk[7] if sk[1] != "run" else 0)
-                if size < cr.extra_min:
-                    continue
-                key = (sk[1] == "run", sk[2], sk[3], sk[4], sk[5], sk[7])
-                if prev is not None and key < prev:
-                    continue
-                if any(cnt[c] < n for c, n in sk[8]):
-                    continue
-                for c, n in sk[8]:
-                    cnt[c] -= n
-                if pool() >= taken + sk[7]:
-                    extra.append(sk)
-                    go(key, nat + sk[6], taken + sk[7])
-                    extra.pop()
-                for c, n in sk[8]:
-                    cnt[c] += n
-
-        go(None, used_nat, slots)
-        if best is None:
+        found = _ExtraSearch(self, cnt, whole_hand, beat)
+        found.go(None, used_nat, slots)
+        if found.best is None:
             return None
-        return best_val, best
+        return found.best_val, found.best
 
     # -- judging a meld that was laid down --------------------------------------------
 
@@ -932,49 +755,271 @@ class Solver:
         if n < k or (n > k and cr.count != "at_least"):
             return None
         exact = cr.sizes == "exact" and not whole_hand
-
-        def fits(rd: Reading, comp: Component | None) -> bool:
-            size = len(rd.cards)
-            if comp is None:  # an extra meld beyond the contract
-                return rd.kind in ("set", "run") and size >= cr.extra_min
-            if comp.kind == "meld":
-                if rd.kind not in ("set", "run"):
-                    return False
-            elif rd.kind != comp.kind:
-                return False
-            return size == comp.size if exact else size >= comp.size
-
         slots: list[Component | None] = list(comps) + [None] * (n - k)
         picked: list[Reading] = []
-        used_slot = [False] * n
+        return list(picked) if _assign(0, options, slots, [False] * n, picked, cr, exact) else None
 
-        def global_ok() -> bool:
-            for a in range(len(picked)):
-                for b in range(a + 1, len(picked)):
-                    x, y = picked[a], picked[b]
-                    if x.kind == "run" and y.kind == "run" and x.suit == y.suit:
-                        if cr.one_run_per_suit:
-                            return False
-                        if cr.not_contiguous and (x.hi + 1 == y.lo or y.hi + 1 == x.lo):
-                            return False
-                    if x.kind == "set" and y.kind == "set" and cr.distinct_set_ranks:
-                        if x.rank == y.rank:
-                            return False
-            return True
 
-        def go(i: int) -> bool:
-            if i == n:
-                return global_ok()
-            for rd in options[i]:
-                for s in range(n):
-                    if used_slot[s] or not fits(rd, slots[s]):
-                        continue
-                    used_slot[s] = True
-                    picked.append(rd)
-                    if go(i + 1):
-                        return True
-                    picked.pop()
-                    used_slot[s] = False
+def _fits(rd: Reading, comp: Component | None, cr: ContractRules, exact: bool) -> bool:
+    """Whether the reading ``rd`` may stand for ``comp`` (None: an extra meld)."""
+    size = len(rd.cards)
+    if comp is None:  # an extra meld beyond the contract
+        return rd.kind in ("set", "run") and size >= cr.extra_min
+    if comp.kind == "meld":
+        if rd.kind not in ("set", "run"):
             return False
+    elif rd.kind != comp.kind:
+        return False
+    return size == comp.size if exact else size >= comp.size
 
-        return list(picked) if go(0) else None
+
+def _global_ok(picked: list[Reading], cr: ContractRules) -> bool:
+    """Whether the melds ``picked`` may stand together (runs per suit, set ranks)."""
+    for a in range(len(picked)):
+        for b in range(a + 1, len(picked)):
+            x, y = picked[a], picked[b]
+            if x.kind == "run" and y.kind == "run" and x.suit == y.suit:
+                if cr.one_run_per_suit:
+                    return False
+                if cr.not_contiguous and (x.hi + 1 == y.lo or y.hi + 1 == x.lo):
+                    return False
+            if x.kind == "set" and y.kind == "set" and cr.distinct_set_ranks:
+                if x.rank == y.rank:
+                    return False
+    return True
+
+
+def _assign(i: int, options: list[list[Reading]], slots: list[Component | None], used_slot: list[bool],
+            picked: list[Reading], cr: ContractRules, exact: bool) -> bool:
+    """Give the melds from the ``i``-th on a reading and a free slot each (``picked``
+    holds the readings chosen); whether every meld found one (module functions, not
+    closures: a closure that calls itself is a cycle only the garbage collector frees)."""
+    n = len(options)
+    if i == n:
+        return _global_ok(picked, cr)
+    for rd in options[i]:
+        for s in range(n):
+            if used_slot[s] or not _fits(rd, slots[s], cr, exact):
+                continue
+            used_slot[s] = True
+            picked.append(rd)
+            if _assign(i + 1, options, slots, used_slot, picked, cr, exact):
+                return True
+            picked.pop()
+            used_slot[s] = False
+    return False
+
+
+class _Search:
+    """One :meth:`Solver.solve` search: the branch and bound over the components' candidate
+    skeletons, on the face counts ``cnt`` (changed as candidates are taken, and restored).
+    A class, not nested functions: closures that call themselves form a reference cycle
+    that only the garbage collector frees, and a solve is made often."""
+
+    def __init__(self, solver: Solver, cnt: list[int], cand_lists: list[list[Skel]],
+                 orders: dict[tuple[bool, int], list[int]], naturals: list[int], extra: bool,
+                 whole_hand: bool, total: int, ncards: int, wild_total: int, maxwild: int,
+                 suffix: list[int], nat_sfx: list[int], slot_sfx: list[int], topfill: list[int],
+                 open_kinds: list[tuple[bool, int]], open_need: list[int], same_prev: list[bool]):
+        self.solver, self.cr, self.val = solver, solver.crules, solver.values
+        self.wild_codes = solver._wild_codes
+        self.wild_set = solver._wild_set
+        self.cnt, self.cand_lists, self.orders, self.naturals = cnt, cand_lists, orders, naturals
+        self.extra, self.whole_hand, self.total = extra, whole_hand, total
+        self.ncomp = len(cand_lists)
+        self.wild_total, self.maxwild = wild_total, maxwild
+        self.suffix, self.nat_sfx, self.slot_sfx, self.topfill = suffix, nat_sfx, slot_sfx, topfill
+        self.open_kinds, self.open_need, self.same_prev = open_kinds, open_need, same_prev
+        self.best_used = -1
+        self.best_pick: list[Skel] | None = None
+        self.chosen: list[Skel] = []
+        # wild slots taken, wild-capable cards left in hand, cards left in hand
+        self.slots, self.pool, self.left = 0, wild_total, ncards
+
+    def apart(self, kinds: tuple[bool, int]) -> int:
+        order = self.orders.get(kinds)
+        if order is None:
+            order = self.orders[kinds] = self.solver._apart_order(self.naturals, kinds[0], kinds[1])
+        return self.solver._apart(self.cnt, order, kinds[0], kinds[1])
+
+    def fill_value(self, slots: int) -> int:
+        val, cnt = self.val, self.cnt
+        got = sorted((val[c] for c in self.wild_codes for _ in range(cnt[c])), reverse=True)
+        return sum(got[:slots])
+
+    def compatible(self, sk: Skel) -> bool:
+        kind = sk[1]
+        cr = self.cr
+        for other in self.chosen:
+            if kind == "run" and other[1] == "run" and other[3] == sk[3]:
+                if cr.one_run_per_suit:
+                    return False
+                if cr.not_contiguous:
+                    a_lo, a_hi = sk[4], sk[4] + len(sk[5]) - 1
+                    b_lo, b_hi = other[4], other[4] + len(other[5]) - 1
+                    if a_hi + 1 == b_lo or b_hi + 1 == a_lo:
+                        return False
+            elif kind == "set" and other[1] == "set" and cr.distinct_set_ranks:
+                if other[2] == sk[2]:
+                    return False
+        return True
+
+    def leaf(self, used_nat: int) -> bool:
+        slots = self.slots
+        if self.extra:
+            return self.extra_search(used_nat, slots)
+        if self.whole_hand:
+            if self.pool != slots:
+                return False
+            cnt, wild_codes = self.cnt, self.wild_codes
+            for c in range(NUM_FACES):
+                if cnt[c] and c not in wild_codes:
+                    return False
+        used = used_nat + self.fill_value(slots)
+        if used > self.best_used:
+            self.best_used = used
+            self.best_pick = list(self.chosen)
+        return used == self.total
+
+    def avail_best(self, k: int, start: int, slots_left: int) -> int:
+        lst = self.cand_lists[k]
+        cnt = self.cnt
+        for j in range(start, len(lst)):
+            sk = lst[j]
+            if sk[7] > slots_left:
+                continue
+            for c, n in sk[8]:
+                if cnt[c] < n:
+                    break
+            else:
+                return sk[6] + sk[7] * self.maxwild
+        return -1
+
+    def dfs(self, i: int, start: int, used_nat: int) -> bool:
+        ncomp = self.ncomp
+        if i == ncomp:
+            return self.leaf(used_nat)
+        slots = self.slots
+        extra, whole_hand, maxwild = self.extra, self.whole_hand, self.maxwild
+        suffix, nat_sfx, slot_sfx, topfill = self.suffix, self.nat_sfx, self.slot_sfx, self.topfill
+        wild_total, same_prev = self.wild_total, self.same_prev
+        if not extra:
+            best_used = self.best_used
+            ceiling = used_nat + slots * maxwild + suffix[i]
+            ceiling2 = used_nat + nat_sfx[i] + topfill[min(wild_total, slots + slot_sfx[i])]
+            if ceiling2 < ceiling:
+                ceiling = ceiling2
+            if ceiling <= best_used or (whole_hand and ceiling < self.total):
+                return False
+            # natural cards that need more melds than are open, or cards left over (worth
+            # counting only if there are more natural cards than that)
+            room = ncomp - i + (0 if whole_hand else self.left - slots - self.open_need[i])
+            if i and self.left - self.pool > room and self.apart(self.open_kinds[i]) > room:
+                return False
+            free = self.pool - slots
+            bound = used_nat + slots * maxwild
+            for k in range(i, ncomp):
+                b = self.avail_best(k, start if (k == i and same_prev[i]) else 0, free)
+                if b < 0:
+                    return False
+                bound += b
+            if bound <= best_used or (whole_hand and bound < self.total):
+                return False
+        cnt, wild_set, chosen = self.cnt, self.wild_set, self.chosen
+        lst = self.cand_lists[i]
+        for j in range(start if same_prev[i] else 0, len(lst)):
+            sk = lst[j]
+            best_used = self.best_used
+            if not extra and used_nat + sk[6] + (slots + sk[7]) * maxwild + suffix[i + 1] <= best_used:
+                break  # sorted by potential: nothing later can do better
+            if (not extra and used_nat + sk[6] + nat_sfx[i + 1]
+                    + topfill[min(wild_total, slots + sk[7] + slot_sfx[i + 1])] <= best_used):
+                continue
+            ok = True
+            wn = nn = 0  # wild-capable cards it uses as naturals; natural cards
+            for c, n in sk[8]:
+                if cnt[c] < n:
+                    ok = False
+                    break
+                nn += n
+                if c in wild_set:
+                    wn += n
+            if not ok or not self.compatible(sk):
+                continue
+            if self.pool - wn < slots + sk[7]:
+                continue
+            for c, n in sk[8]:
+                cnt[c] -= n
+            self.slots = slots + sk[7]
+            self.pool -= wn
+            self.left -= nn
+            chosen.append(sk)
+            done = self.dfs(i + 1, j, used_nat + sk[6])
+            chosen.pop()
+            self.slots = slots
+            self.pool += wn
+            self.left += nn
+            for c, n in sk[8]:
+                cnt[c] += n
+            if done:
+                return True
+        return False
+
+    def extra_search(self, used_nat: int, slots: int) -> bool:
+        """At-least contracts (more melds may be added): extra melds, their wild slots
+        filled, like the contract's, only once every natural card is placed."""
+        found = self.solver._extras(self.cnt, used_nat, slots, self.whole_hand, self.best_used)
+        if found is not None and found[0] > self.best_used:
+            self.best_used = found[0]
+            self.best_pick = self.chosen + found[1]
+        return self.best_used == self.total
+
+
+class _ExtraSearch:
+    """:meth:`Solver._extras`' search: extra melds from the natural cards ``cnt`` still
+    holds, the best total value above ``beat`` in ``best_val`` and its skeletons in
+    ``best``."""
+
+    def __init__(self, solver: Solver, cnt: list[int], whole_hand: bool, beat: int):
+        self.solver, self.cnt, self.whole_hand = solver, cnt, whole_hand
+        self.best: list[Skel] | None = None
+        self.best_val = beat
+        self.extra: list[Skel] = []
+
+    def pool(self) -> int:
+        cnt = self.cnt
+        return sum(cnt[c] for c in self.solver._wild_codes)
+
+    def go(self, prev: tuple[object, ...] | None, nat: int, taken: int) -> None:
+        solver, cnt = self.solver, self.cnt
+        cr, val = solver.crules, solver.values
+        wild_left = self.pool()
+        if wild_left < taken:
+            return
+        value = nat + sum(val[c] for c in solver._fill(cnt, taken))
+        left = sum(cnt) - taken
+        if value > self.best_val and (left == 0 or not self.whole_hand):
+            self.best_val = value
+            self.best = list(self.extra)
+        if left < cr.extra_min:
+            return
+        # a bound: every card left used
+        if nat + sum(val[c] * cnt[c] for c in range(NUM_FACES)) <= self.best_val:
+            return
+        for sk in solver.skeletons(cnt, "meld", cr.extra_min, min(left, 14), wild_left - taken):
+            size = len(sk[5]) + (sk[7] if sk[1] != "run" else 0)
+            if size < cr.extra_min:
+                continue
+            key = (sk[1] == "run", sk[2], sk[3], sk[4], sk[5], sk[7])
+            if prev is not None and key < prev:
+                continue
+            if any(cnt[c] < n for c, n in sk[8]):
+                continue
+            for c, n in sk[8]:
+                cnt[c] -= n
+            if self.pool() >= taken + sk[7]:
+                self.extra.append(sk)
+                self.go(key, nat + sk[6], taken + sk[7])
+                self.extra.pop()
+            for c, n in sk[8]:
+                cnt[c] += n
