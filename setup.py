@@ -36,6 +36,7 @@ COMPILED = [
     "src/rummykit/engine/discard.py",
     "src/rummykit/engine/turn.py",
     "src/rummykit/engine/seen.py",
+    "src/rummykit/rl/tracker.py",
 ]
 
 

@@ -90,6 +90,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._rewarded = False  # whether a reward was given at the last step
         self._refresh()
 
     def _refresh(self) -> None:
@@ -146,20 +147,27 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         if act is None:
             raise ValueError("a live agent must act: None is only for agents already done")
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        deals_before = len(g.history)
+        if self._rewarded:  # (rewards come only at a deal's end: the dicts stay as they are)
+            self._clear_rewards()
+            self._rewarded = False
+        deals_before = len(g.state.history)
         g.apply(act)
-        for result in g.history[deals_before:]:
+        history = g.state.history
+        if len(history) > deals_before:
+            self._rewarded = True
             if self.reward_mode == "score":
-                self._score_rewards(result)
-        done = g.is_over or (self.episode == "deal" and len(g.history) > 0)
+                for result in history[deals_before:]:
+                    self._score_rewards(result)
+        done = g.is_over or (self.episode == "deal" and len(history) > 0)
         if done:
+            self._rewarded = True
             if self.reward_mode == "win":
                 self._win_rewards()
             for a in self.agents:
                 self.terminations[a] = True
         self._refresh()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if done:
             self.agent_selection = self.agents[0]
         if self.render_mode == "human":

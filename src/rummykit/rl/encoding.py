@@ -39,12 +39,14 @@ from ..engine.view import MeldView, View, as_view
 from ..melds import face_at
 from ..rules.registry import Variant
 from ..rules.spec import KIND_NAMES
+from .tracker import Tracker
 
 CODE = {t: i for i, t in enumerate(TEXT)}
 MELD_OPTIONS = 64  # meld actions listed at once (most seen in bot games of every ruleset: 28)
 PHASES = ("draw", "play", "may_i", "call", "cut", "over")
 PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 KINDS = ("set", "run", "pair")
+_KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 CONTRACT_KINDS = tuple(KIND_NAMES.values())  # set, run, pair, meld
 MAX_SIZE = 14
 
@@ -205,6 +207,10 @@ class ObservationEncoder:
         self.size = at
         self._contracts: dict[int, np.ndarray] = {}
 
+    def contract_values(self, round_no: int) -> list[float]:
+        """The contract part of deal ``round_no``'s vector (its last value: a whole-hand deal)."""
+        return [float(x) for x in self._contract(round_no)]
+
     def _contract(self, round_no: int) -> np.ndarray:
         got = self._contracts.get(round_no)
         if got is None:
@@ -264,160 +270,27 @@ class ObservationEncoder:
 
 class SeatObserver:
     """One seat's observation kept up to date from its successive views: the same vector as
-    :meth:`ObservationEncoder.encode`.  The cards that move every turn (hand, discard pile,
-    cards known in other hands) are counted afresh into one byte array; the table's slots,
-    the per-seat numbers, the one-hots and the meld options are written again only when
-    the view fields they are made of differ from those of the view encoded last.  It reads
-    the views alone, so any sequence of views (a new game, another game put in place) gives
-    the from-scratch vector; the tests compare the two at every step of many games."""
+    :meth:`ObservationEncoder.encode`.  A :class:`~.tracker.Tracker` (compiled where the
+    install built it) counts the cards that move every turn (hand, discard pile, cards known
+    in other hands) afresh and writes the vector only where a value changed; the table's
+    slots, the per-seat numbers, the one-hots and the meld options are looked at again only
+    when the view fields they are made of changed.  It reads the views alone, so any sequence
+    of views (a new game, another game put in place) gives the from-scratch vector; the tests
+    compare the two at every step of many games."""
 
     def __init__(self, encoder: ObservationEncoder, seat: int | None):
         self.enc = encoder
-        n = encoder.n
-        me = seat if seat is not None else 0
         self.seat = seat
-        self.order = [(me + k) % n for k in range(n)]  # seats relative to the observer
         self.x = np.zeros(encoder.size, dtype=np.float32)
         o = encoder.offsets
-        assert o["hand"] == 0 and o["table"] == o["known"] + NUM_FACES * (n - 1)
-        assert o["buys_left"] == o["down"] + n and o["scores"] == o["down"] + 2 * n
-        self._moving = o["table"]  # hand, discard top, discard pile, known: counted every time
-        # what was encoded last
-        self._table: list[MeldView | None] = [None] * encoder.space.slots  # the meld view in each slot
-        self._sizes: tuple[int, ...] | None = None
-        self._small: tuple[Any, ...] | None = None
-        self._ones: tuple[int, ...] = ()  # the indices of the one-hots set: phase, turn
-        self._asked = -1.0
-        self._round: int | None = None
-        self._options: list[list[Card]] = []
-        self._counts = bytearray(self._moving)  # hand, discard top, discard pile, known
-        self._pile: tuple[Card, ...] = ()
-        self._stock: tuple[int, int] = (-1, -1)  # stock size, discard pile size
-        self._phase: Any = None
-        self._phase_at = 0
+        assert o["hand"] == 0 and o["table"] == o["known"] + NUM_FACES * (encoder.n - 1)
+        self._tracker = Tracker(self.x.data, encoder.n, seat, o, encoder.space.slots,
+                                encoder.slot_width, _KIND_INDEX, PHASE_INDEX, encoder.contract_values,
+                                MELD_OPTIONS)
 
     def update(self, view: View, melds: Sequence[Meld] = ()) -> np.ndarray:
-        """The vector of ``view`` (this observer's seat's view), a fresh array."""
-        enc, x, n, rel = self.enc, self.x, self.enc.n, self.order
-        o = enc.offsets
-        me = rel[0]
-        # the moving cards: the hand and the known cards counted afresh (a dozen or so);
-        # the discard pile's counts changed by the cards pushed or popped since the last view
-        counts = self._counts
-        counts[:NUM_FACES] = _ZEROS
-        for c in view.hand:
-            counts[c] += 1
-        pile = view.discard_pile
-        self._pile_changed(pile)
-        known = view.known
-        for r in range(1, n):
-            at = (2 + r) * NUM_FACES
-            counts[at: at + NUM_FACES] = _ZEROS
-            for c in known[rel[r]]:
-                counts[at + c] += 1
-        x[: self._moving] = np.frombuffer(counts, dtype=np.uint8)
-        self._table_changed(view.melds, me)
-        sizes = view.hand_sizes
-        if sizes != self._sizes:
-            at = o["hand_sizes"]
-            for r, s in enumerate(rel):
-                x[at + r] = sizes[s] / 20
-            self._sizes = sizes
-        small = (view.down, view.buys_left, view.scores)
-        if small != self._small:  # rarely: down, buys left, scores (n each, in a row)
-            values = [float(view.down[s]) for s in rel]
-            bl = view.buys_left
-            values += [0.0] * n if bl is None else [bl[s] / 5 for s in rel]
-            values += [float(view.scores[s]) / 500 for s in rel]
-            x[o["down"]: o["down"] + 3 * n] = values
-            self._small = small
-        ph = view.phase
-        if ph is not self._phase:  # (an enum member's hash is a Python call: looked up on change)
-            self._phase, self._phase_at = ph, o["phase"] + PHASE_INDEX[ph]
-        ones = (self._phase_at, o["turn"] + (view.turn - me) % n)
-        if ones != self._ones:
-            for i in self._ones:
-                x[i] = 0.0
-            for i in ones:
-                x[i] = 1.0
-            self._ones = ones
-        asked = float(view.seat is not None and view.turn_state["asked"] == view.seat)
-        if asked != self._asked:
-            x[o["asked"]] = self._asked = asked
-        if view.round != self._round:
-            x[o["round"]] = view.round / (view.deals or 10)
-            con = enc._contract(view.round)
-            x[o["contract"]: o["contract"] + len(con)] = con
-            self._round = view.round
-        sizes2 = (view.stock_size, len(pile))
-        if sizes2 != self._stock:
-            x[o["stock"]] = sizes2[0] / 100
-            x[o["discards"]] = sizes2[1] / 100
-            self._stock = sizes2
-        if melds or self._options:
-            self._options_changed([m.cards() for m in melds[:MELD_OPTIONS]])
-        return x.copy()
+        """The vector of ``view`` (this observer's seat's view), a fresh array; ``melds``:
+        the meld options the seat may choose now."""
+        self._tracker.update(view, [m.cards() for m in melds[:MELD_OPTIONS]] if melds else [])
+        return self.x.copy()
 
-    def _pile_changed(self, pile: tuple[Card, ...]) -> None:
-        """The discard top and pile counts: the cards pushed on (or popped off) the last
-        view's pile counted in or out; a pile that is neither (a new deal, a restock,
-        another game) counted afresh."""
-        counts, old = self._counts, self._pile
-        at = 2 * NUM_FACES
-        if old:
-            counts[NUM_FACES + old[-1]] = 0
-        k = len(old)
-        if len(pile) >= k and pile[:k] == old:
-            for c in pile[k:]:
-                counts[at + c] += 1
-        elif len(pile) < k and old[: len(pile)] == pile:
-            for c in old[len(pile):]:
-                counts[at + c] -= 1
-        else:
-            counts[at: at + NUM_FACES] = _ZEROS
-            for c in pile:
-                counts[at + c] += 1
-        if pile:
-            counts[NUM_FACES + pile[-1]] = 1
-        self._pile = pile
-
-    def _options_changed(self, options: list[list[Card]]) -> None:
-        if options != self._options:
-            x, at = self.x, self.enc.offsets["meld_options"]
-            x[at: at + NUM_FACES * max(len(options), len(self._options))] = 0.0
-            for k, cards in enumerate(options):
-                x[at + k * NUM_FACES: at + (k + 1) * NUM_FACES] = _counts(cards, NUM_FACES)
-            self._options = options
-
-    def _table_changed(self, melds: Sequence[MeldView], me: int) -> None:
-        """The table slots whose meld (cards, kind, owner) differs from the last view's."""
-        enc, x, n, last = self.enc, self.x, self.enc.n, self._table
-        width, at0 = enc.slot_width, enc.offsets["table"]
-        shown = melds[: enc.space.slots]
-        for i, m in enumerate(shown):
-            was = last[i]
-            if m is was:
-                continue  # the same (frozen) meld view as last time: the engine shares them
-            if was is None or (m.cards, m.kind, m.owner) != (was.cards, was.kind, was.owner):
-                at = at0 + i * width
-                x[at: at + width] = _counts(m.cards, width)
-                x[at + NUM_FACES + KINDS.index(m.kind)] = 1.0
-                x[at + NUM_FACES + len(KINDS) + (m.owner - me) % n] = 1.0
-            last[i] = m
-        for i in range(len(shown), len(last)):
-            if last[i] is None:
-                break  # slots are filled in order: none further was set
-            x[at0 + i * width: at0 + (i + 1) * width] = 0.0
-            last[i] = None
-
-
-_ZEROS = bytes(NUM_FACES)
-
-
-def _counts(cards: Sequence[int], width: int) -> np.ndarray:
-    """Count per face, ``width`` long (the rest zeros), as bytes: numpy reads them at once,
-    where it would convert a list of Python ints one by one."""
-    out = bytearray(width)
-    for c in cards:
-        out[c] += 1
-    return np.frombuffer(out, dtype=np.uint8)
