@@ -431,3 +431,26 @@ def test_find_contract_and_meets_contract_leave_no_garbage_cycles():
     finally:
         if was:
             gc.enable()
+
+
+def test_shortfall_memos_hold_nothing_for_the_garbage_collector_to_scan():
+    """The bots ask for shortfalls of thousands of hands; the solver remembers up to 100,000
+    answers.  Kept under tuples of Cards (objects the collector tracks), every full
+    collection walked them all and a hard bot's 0.2 s budget was overrun by a pause of
+    0.18 s.  The memo must grow without adding objects the collector tracks."""
+    import gc
+    import random
+
+    v = rk.get_variant("contract")
+    solver, comps = v.solver(4), v.spec.contract(2)
+    pack = make_pack(*v.spec.pack_for(4))
+    rng = random.Random(7)
+    solver.shortfall(rng.sample(pack, 11), comps)
+    solver.shortfalls_without(rng.sample(pack, 11), comps)
+    gc.collect()
+    before = len(gc.get_objects())
+    for _ in range(300):
+        solver.shortfall(rng.sample(pack, 11), comps)
+        solver.shortfalls_without(rng.sample(pack, 11), comps)
+    gc.collect()
+    assert len(gc.get_objects()) - before < 30
