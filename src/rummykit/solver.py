@@ -845,9 +845,9 @@ class _Search:
         return self.solver._apart(self.cnt, order, kinds[0], kinds[1])
 
     def fill_value(self, slots: int) -> int:
-        val, cnt = self.val, self.cnt
-        got = sorted((val[c] for c in self.wild_codes for _ in range(cnt[c])), reverse=True)
-        return sum(got[:slots])
+        """What the ``slots`` most valuable wild cards left are worth."""
+        val = self.val
+        return sum(val[c] for c in self.solver._fill(self.cnt, slots))
 
     def compatible(self, sk: Skel) -> bool:
         kind = sk[1]

@@ -285,8 +285,7 @@ class SeatObserver:
         o = encoder.offsets
         assert o["hand"] == 0 and o["table"] == o["known"] + NUM_FACES * (encoder.n - 1)
         self._tracker = Tracker(self.x.data, encoder.n, seat, o, encoder.space.slots,
-                                encoder.slot_width, _KIND_INDEX, PHASE_INDEX, encoder.contract_values,
-                                MELD_OPTIONS)
+                                encoder.slot_width, _KIND_INDEX, PHASE_INDEX, encoder.contract_values)
 
     def update(self, view: View, melds: Sequence[Meld] = ()) -> np.ndarray:
         """The vector of ``view`` (this observer's seat's view), a fresh array; ``melds``:

@@ -24,7 +24,7 @@ class Tracker:
 
     def __init__(self, buf: Any, n: int, seat: int | None, offsets: dict[str, int], slots: int,
                  slot_width: int, kinds: dict[str, int], phases: dict[Any, int],
-                 contract_of: Callable[[int], list[float]], options: int):
+                 contract_of: Callable[[int], list[float]]):
         self.buf = buf
         self.n = n
         self.seat = seat
@@ -33,7 +33,6 @@ class Tracker:
         self.order: list[int] = [(me + k) % n for k in range(n)]  # seats relative to the observer
         self.slots, self.slot_width = slots, slot_width
         self.kinds, self.phases, self.contract_of = kinds, phases, contract_of
-        self.max_options = options
         self.o_table = offsets["table"]
         self.o_sizes = offsets["hand_sizes"]
         self.o_down = offsets["down"]
