@@ -37,6 +37,7 @@ COMPILED = [
     "src/rummykit/engine/turn.py",
     "src/rummykit/engine/seen.py",
     "src/rummykit/rl/tracker.py",
+    "src/rummykit/rl/codes.py",
 ]
 
 

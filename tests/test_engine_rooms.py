@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import rummykit as rk
 from rummykit.engine.sample import Determinizer
 from rummykit.engine.state import TURN_STATE, Phase, State
-from rummykit.engine.view import View, as_view
+from rummykit.engine.view import FIELDS, View, as_view
 
 
 def _played(vid: str, seed: int, steps: int) -> rk.Game:
@@ -107,10 +107,28 @@ def test_the_typed_view_is_the_dict_view(vid: str, seed: int, steps: int):
 
 def test_a_view_cannot_be_changed():
     v = rk.new_game("contract", players=4, seed=2).observe(0)
-    with pytest.raises(AttributeError):
-        v.hand = ()  # type: ignore[misc]
+    for name in FIELDS:
+        with pytest.raises(AttributeError):
+            setattr(v, name, getattr(v, name))
+        with pytest.raises(AttributeError):
+            delattr(v, name)
     with pytest.raises(TypeError):
         v.turn_state["asked"] = 3  # type: ignore[index]
+    with pytest.raises(TypeError):
+        hash(v)  # equal by value: not a key
+
+
+def test_a_view_pickles_copies_and_compares_by_its_fields():
+    g = rk.new_game("contract", players=4, seed=2)
+    for a in g.legal_actions()[:1]:
+        g.apply(a)
+    v = g.observe(g.current_player)
+    back = pickle.loads(pickle.dumps(v))
+    assert back == v and type(back) is View and back.as_dict() == v.as_dict()
+    assert copy.copy(v) is v and copy.deepcopy(v) is v
+    assert v == g.observe(g.current_player) and v != g.observe((g.current_player + 1) % 4)
+    assert v != v.as_dict() and "hand" in v and list(v.keys()) == list(v.as_dict())
+    assert "View(ruleset='contract'" in repr(v)
 
 
 def test_as_view_names_what_is_wrong_with_a_dict_that_is_not_a_view():
@@ -225,9 +243,9 @@ def test_what_a_seat_sees_is_read_from_the_state_field_for_field(vid: str, seed:
     g = _played(vid, seed, steps)
     for seat in [*range(g.n), None]:
         v, ref = g.observe(seat), _reference_view(g, seat)
-        for f in ref.__dataclass_fields__:
+        for f in FIELDS:
             if f == "turn_state":
                 assert list(v.turn_state.items()) == list(ref.turn_state.items())
-            elif f != "_json":
+            else:
                 assert getattr(v, f) == getattr(ref, f), f
                 assert type(getattr(v, f)) is type(getattr(ref, f)), f

@@ -154,14 +154,15 @@ def whole_hand_round(setup: Setup, st: State) -> bool:
 
 
 def contract_text(setup: Setup, st: State) -> str:
+    """The deal's contract in words (a deal's contract depends on its number alone: the
+    words are kept for the deal, beside the number they were made for)."""
     if not setup.spec.contracts:
         return "no contract"
-    whole = whole_hand_round(setup, st)
-    con = contract(setup, st)
     memo = st.contract_words
-    if memo is None or memo[0] is not con or memo[1] != whole:
-        memo = st.contract_words = (con, whole, describe_contract(con, whole))
-    return memo[2]
+    if memo is None or memo[0] != st.round_no:
+        con = contract(setup, st)
+        memo = st.contract_words = (st.round_no, describe_contract(con, whole_hand_round(setup, st)))
+    return memo[1]
 
 
 def contract_needed(setup: Setup, st: State, seat: int) -> bool:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Card
 from ..melds import MeldRules, Reading, TableMeld, rebuild_recipe
 from ..rules.registry import Variant
-from ..rules.spec import Component, RuleSpec
+from ..rules.spec import RuleSpec
 
 if TYPE_CHECKING:
     from ..solver import Solver
@@ -122,7 +122,7 @@ class State:
 
     # -- derived, per round: answers that depend on the round's facts alone (shared by copies)
     contract_cache: dict[tuple[int, ...], list[Reading] | None] = field(default_factory=dict)
-    contract_words: tuple[tuple[Component, ...], bool, str] | None = None
+    contract_words: tuple[int, str] | None = None  # (the deal's number, its contract in words)
     wh_solver: Solver | None = None
     legal: list[Action] | None = None  # the legal actions now, once asked
 

@@ -8,92 +8,82 @@ read-only Mapping with the dict's keys, so code written for the dict reads it un
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
+from dataclasses import FrozenInstanceError
 from fractions import Fraction
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from ..cards import TEXT, Card, parse_card, parse_cards
-from ..melds import Rank, face_at
+from ..cards import TEXT, parse_card, parse_cards
 from .events import Event
-from .scoring import number
-from .seen import own_turn, view_values
+from .seen import MeldView, ViewFields, own_turn, seen_view, view_dict
 from .state import TURN_STATE, Phase, Setup, State
 
-__all__ = ["Event", "MeldView", "View", "as_view", "build_view", "observe"]
+__all__ = ["FIELDS", "Event", "MeldView", "View", "as_view", "build_view", "observe"]
 
 RANKS = "A23456789TJQK"
 
-
-@lru_cache(maxsize=4096)
-def _stands_for(kind: str, suit: int, lo: int, rank: int, n: int) -> tuple[str, ...]:
-    """What each card of a meld stands for, as text (a run's faces, a set's rank)."""
-    if kind == "run":
-        return tuple(str(face_at(suit, lo + i)) for i in range(n))
-    return (str(Rank(rank)),) * n
-
-
-@dataclass(frozen=True, slots=True)
-class MeldView:
-    """A meld on the table as everyone sees it: a run's suit and first position, or a
-    set's rank, say what each card stands for."""
-
-    number: int  # 1-based, as actions name it
-    owner: int
-    kind: str  # "set", "run" or "pair"
-    cards: tuple[Card, ...]
-    suit: int  # a run's suit (-1 for a set)
-    lo: int  # a run's first position (1 = A low ... 14 = A high)
-    rank: int  # a set's rank (0 for a run)
-
-    def stands_for(self) -> tuple[str, ...]:
-        return _stands_for(self.kind, self.suit, self.lo, self.rank, len(self.cards))
+# a View's fields, in order (its constructor's arguments)
+FIELDS = (
+    "ruleset", "name", "seat", "players", "round", "deals", "dealer", "contract", "current_player",
+    "turn", "phase", "hand", "hand_sizes", "stock_size", "discard_pile", "melds", "down", "buys",
+    "buys_left", "stock_reuses", "scores", "kitty", "log", "last_round", "is_over", "winners",
+    "state_id", "taken", "must_place", "known", "turn_state", "settlement",
+)
+_FIELD_SET = frozenset(FIELDS)
 
 
-@dataclass(frozen=True, slots=True)
-class View(Mapping[str, Any]):
-    """One seat's view, typed.  ``view["key"]`` gives the JSON-safe value of
-    :func:`build_view`'s dict (built once, on first use)."""
+class View(ViewFields, Mapping[str, Any]):
+    """One seat's view, typed, and read-only.  Its fields (``FIELDS``, in order: the
+    constructor's arguments) are :class:`~.seen.ViewFields`' (compiled where the install
+    built it: the whole View is built in one call).  ``view["key"]`` gives the JSON-safe
+    value of :func:`build_view`'s dict (built once, on first use).  Views are equal when
+    their fields are."""
 
-    ruleset: str
-    name: str
-    seat: int | None
-    players: int
-    round: int
-    deals: int | None
-    dealer: int
-    contract: str
-    current_player: int
-    turn: int
-    phase: Phase
-    hand: tuple[Card, ...]  # the seat's own hand, sorted (empty for a spectator)
-    hand_sizes: tuple[int, ...]
-    stock_size: int
-    discard_pile: tuple[Card, ...]  # bottom to top
-    melds: tuple[MeldView, ...]
-    down: tuple[bool, ...]
-    buys: tuple[int, ...]
-    buys_left: tuple[int, ...] | None
-    stock_reuses: int
-    scores: tuple[Fraction, ...]
-    kitty: int
-    log: tuple[Event, ...]  # read-only events, shared with the game
-    last_round: Mapping[str, Any] | None
-    is_over: bool
-    winners: tuple[int, ...]
-    state_id: int
-    taken: Card | None  # on the seat's own turn: the card it took from the discard pile
-    must_place: tuple[Card, ...]  # on its own turn: swapped wilds it must still play
-    known: tuple[tuple[Card, ...], ...]  # cards seen going into each hand, not since played
-    turn_state: Mapping[str, Any]  # state.TURN_STATE, typed (cards as Card)
-    settlement: tuple[Fraction, ...] | None = None
-    _json: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    __slots__ = ()
 
-    @property
-    def discard_top(self) -> Card | None:
-        return self.discard_pile[-1] if self.discard_pile else None
+    # -- read-only (compiled, the fields have no setter; this covers the pure sources)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _FIELD_SET and hasattr(self, name):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}: a View is read-only")
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}: a View is read-only")
+
+    # -- a value: equality, a repr, pickling
+
+    def values_in_order(self) -> tuple[Any, ...]:
+        """The fields' values, in the order of ``FIELDS``."""
+        return tuple([getattr(self, f) for f in FIELDS])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, View)
+        return self.values_in_order() == other.values_in_order()
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = None  # type: ignore[assignment]  # (equal by value, and its turn state is a mapping)
+
+    def __repr__(self) -> str:
+        return f"View({', '.join(f'{f}={getattr(self, f)!r}' for f in FIELDS)})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        values = list(self.values_in_order())
+        at = FIELDS.index("turn_state")
+        values[at] = dict(values[at])  # (a mapping proxy does not pickle)
+        return (_view_from, (tuple(values),))
+
+    def __copy__(self) -> View:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> View:
+        return self  # read-only: a copy may share it
 
     # -- the Mapping face: the JSON-safe dict's keys and values
 
@@ -104,7 +94,7 @@ class View(Mapping[str, Any]):
     def _dict(self) -> dict[str, Any]:
         d = self._json
         if d is None:
-            d = _to_dict(self)
+            d = view_dict(self)
             object.__setattr__(self, "_json", d)
         return d
 
@@ -117,98 +107,38 @@ class View(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self._dict())
 
+    def __contains__(self, key: object) -> bool:
+        return key in self._dict()
 
-def _fast_new(cls: type) -> Callable[..., Any]:
-    """A constructor of the frozen slotted dataclass ``cls`` (its fields in order, or by
-    name) that sets each slot through its descriptor: the same object as ``cls(...)`` (no
-    field has a post-init), without the dataclass ``__init__``'s ``object.__setattr__`` by
-    name for every field, which made a View cost more to build than to read.  Every field
-    must be given."""
-    names = [f.name for f in fields(cls)]
-    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    lines = [f"def new({', '.join(names)}):", "    self = _new(_cls)"]
-    for i, name in enumerate(names):
-        env[f"_set{i}"] = getattr(cls, name).__set__  # the slot's member descriptor
-        lines.append(f"    _set{i}(self, {name})")
-    lines.append("    return self")
-    exec("\n".join(lines), env)  # noqa: S102 - generated from the field names, as dataclasses does
-    return env["new"]  # type: ignore[no-any-return]
+    def keys(self) -> KeysView[str]:
+        return self._dict().keys()
+
+    def items(self) -> ItemsView[str, Any]:
+        return self._dict().items()
+
+    def values(self) -> ValuesView[Any]:
+        return self._dict().values()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._dict().get(key, default)
 
 
-_new_view = _fast_new(View)
-_new_meld_view = _fast_new(MeldView)
+def _view_from(values: tuple[Any, ...]) -> View:
+    """A View from its pickled fields (the turn state as a plain dict)."""
+    at = FIELDS.index("turn_state")
+    return View(*(values[:at] + (MappingProxyType(values[at]),) + values[at + 1:]))
+
 
 def observe(setup: Setup, st: State, seat: int | None) -> View:
     """``seat``'s view; ``None``: a spectator's, public facts only (no hand, no own-turn facts).
-    What the seat sees is read by :func:`.seen.view_values` (compiled where the install built
+    What the seat sees is read by :func:`.seen.seen_view` (compiled where the install built
     it)."""
-    return _new_view(*view_values(setup, st, seat, _new_meld_view))
-
-
-def _json_turn(ts: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, _name, kind in TURN_STATE:
-        v = ts[key]
-        if kind == "card":
-            out[key] = None if v is None else TEXT[v]
-        elif kind == "cards":
-            out[key] = [TEXT[c] for c in v]
-        else:
-            out[key] = list(v) if type(v) is tuple else v
-    return out
-
-
-def _to_dict(v: View) -> dict[str, Any]:
-    view: dict[str, Any] = {
-        "ruleset": v.ruleset,
-        "name": v.name,
-        "seat": v.seat,
-        "players": v.players,
-        "round": v.round,
-        "deals": v.deals,
-        "dealer": v.dealer,
-        "contract": v.contract,
-        "current_player": v.current_player,
-        "turn": v.turn,
-        "phase": str(v.phase),
-        "hand": [TEXT[c] for c in v.hand],
-        "hand_sizes": list(v.hand_sizes),
-        "stock_size": v.stock_size,
-        "discard_top": TEXT[v.discard_pile[-1]] if v.discard_pile else None,
-        "discard_size": len(v.discard_pile),
-        "melds": [[TEXT[c] for c in m.cards] for m in v.melds],
-        "meld_info": [
-            {"number": m.number, "owner": m.owner, "kind": m.kind, "stands_for": list(m.stands_for())}
-            for m in v.melds
-        ],
-        "down": list(v.down),
-        "buys": list(v.buys),
-        "buys_left": None if v.buys_left is None else list(v.buys_left),
-        "stock_reuses": v.stock_reuses,
-        "scores": [number(s) for s in v.scores],
-        "kitty": v.kitty,
-        "log": list(v.log),  # read-only events, shared
-        "last_round": v.last_round,
-        "is_over": v.is_over,
-        "winners": list(v.winners),
-        "state_id": v.state_id,
-        # this seat's own turn facts
-        "taken": None if v.taken is None else TEXT[v.taken],
-        "must_place": [TEXT[c] for c in v.must_place],
-        # public facts every seat at the table saw: the discard pile (bottom to top), the
-        # cards seen going into each hand and not since played, and where the turn stands
-        "discard_pile": [TEXT[c] for c in v.discard_pile],
-        "known": [[TEXT[c] for c in k] for k in v.known],
-        "turn_state": _json_turn(v.turn_state),
-    }
-    if v.settlement is not None:
-        view["settlement"] = [number(x) for x in v.settlement]
-    return view
+    return seen_view(setup, st, seat, View)
 
 
 def build_view(setup: Setup, st: State, seat: int | None) -> dict[str, Any]:
     """``seat``'s view as the JSON-safe dict of the public API (a fresh dict each call)."""
-    return _to_dict(observe(setup, st, seat))
+    return view_dict(observe(setup, st, seat))
 
 
 # the keys of a view that differ from seat to seat (see observe): the rest is public

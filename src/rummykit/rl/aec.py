@@ -99,11 +99,12 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._views: dict[int, View] = {}
         self._melds: list[Meld] = []  # the meld options with an id, in order
         if g.is_over:
-            self._table = {}
+            self._table: dict[int, Action] = {}
+            self._mask = bytearray(self.space.size)
             return
         seat = g.current_player
         self.agent_selection = self.possible_agents[seat]
-        self._table = self.codec.table(g.legal_actions(), self._view(seat).melds, self._melds)
+        self._table, self._mask = self.codec.numbered(g.legal_actions(), self._view(seat).melds, self._melds)
 
     def _view(self, seat: int) -> View:
         """The seat's typed view of the position now (built once per step)."""
@@ -119,7 +120,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         seat = self._seat_of[agent]
         acting = not g.is_over and seat == g.current_player
         obs = self._observers[seat].update(self._view(seat), self._melds if acting else ())
-        mask = self.codec.mask(self._table) if acting else np.zeros(self.space.size, dtype=np.int8)
+        # a fresh, writable int8 array each call: a copy of the step's mask bytes, or zeros
+        mask = np.frombuffer(bytearray(self._mask if acting else self.space.size), dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def action_of(self, action_id: int) -> Action:

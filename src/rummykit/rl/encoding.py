@@ -39,6 +39,7 @@ from ..engine.view import MeldView, View, as_view
 from ..melds import face_at
 from ..rules.registry import Variant
 from ..rules.spec import KIND_NAMES
+from .codes import number_actions
 from .tracker import Tracker
 
 CODE = {t: i for i, t in enumerate(TEXT)}
@@ -144,30 +145,16 @@ class ActionCodec:
               meld_actions: list[Meld] | None = None) -> dict[int, Action]:
         """id -> action, for every legal action (each legal action has its own id);
         ``melds`` as for :meth:`encode`; ``meld_actions``, if given, gets the meld actions
-        that have an id, in order.  The most frequent kinds (a discard, a natural
-        card's lay-off) are numbered here, as :meth:`encode` numbers them."""
-        out: dict[int, Action] = {}
+        that have an id, in order."""
+        return self.numbered(legal, melds, meld_actions)[0]
+
+    def numbered(self, legal: Sequence[Action], melds: Sequence[MeldView],
+                 meld_actions: list[Meld] | None = None) -> tuple[dict[int, Action], bytearray]:
+        """:meth:`table`, and the mask of its ids as bytes (0 or 1 for each id), in one pass
+        (compiled: :func:`.codes.number_actions`)."""
         sp = self.space
-        discard, layoff, slots = sp.discard, sp.layoff, sp.slots
-        k = 0
-        for a in legal:
-            if type(a) is Discard:
-                i = discard + a.card
-            elif type(a) is LayOff and a.meaning is None:
-                i = layoff + (a.card * slots + a.meld) * 2
-            elif type(a) is Meld:
-                if k >= MELD_OPTIONS:
-                    continue  # documented limit: never reached in bot games
-                i = sp.meld + k
-                k += 1
-                if meld_actions is not None:
-                    meld_actions.append(a)
-            else:
-                i = self.encode(a, melds)
-            if i in out:
-                raise AssertionError(f"two legal actions share id {i}: {out[i]} and {a}")
-            out[i] = a
-        return out
+        return number_actions(legal, melds, self.encode, sp.discard, sp.layoff, sp.slots, sp.meld,
+                              MELD_OPTIONS, sp.size, meld_actions)
 
     def mask(self, table: Mapping[int, Action]) -> np.ndarray:
         """The int8 mask of the ids in ``table`` (a fresh, writable array)."""

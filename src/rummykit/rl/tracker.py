@@ -10,8 +10,10 @@ games.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
+
+from ..engine.seen import MeldView, ViewFields
 
 FACES = 53  # card faces: 52 and the joker
 
@@ -53,7 +55,7 @@ class Tracker:
         self.fresh: list[int] = [0] * self.n_moving
         self.hits: list[int] = []  # the indices of `moving` the last view counted
         # what was encoded last
-        self.table: list[Any] = [None] * slots  # the meld view in each slot
+        self.table: list[MeldView | None] = [None] * slots  # the meld view in each slot
         self.sizes: tuple[int, ...] | None = None
         self.small: tuple[Any, ...] | None = None
         self.ones: list[int] = []  # the one-hots set: phase, turn
@@ -65,7 +67,7 @@ class Tracker:
         self.phase: Any = None
         self.phase_at = 0
 
-    def update(self, view: Any, options: list[list[Any]]) -> None:
+    def update(self, view: ViewFields, options: list[list[Any]]) -> None:
         """Write ``view`` (the seat's :class:`~rummykit.engine.view.View`) and the meld
         ``options`` the seat may choose now (each a list of card faces)."""
         buf = self.buf
@@ -178,7 +180,7 @@ class Tracker:
                 buf[base + c] = buf[base + c] + 1.0
         self.options = options
 
-    def write_table(self, melds: Sequence[Any]) -> None:
+    def write_table(self, melds: tuple[MeldView, ...]) -> None:
         """The table slots whose meld (cards, kind, owner) differs from the last view's."""
         buf, n, last, me = self.buf, self.n, self.table, self.me
         width, at0 = self.slot_width, self.o_table
