@@ -15,7 +15,7 @@ everyone the public facts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -72,11 +72,11 @@ class ViewFields:
                  phase: Phase, hand: tuple[Card, ...], hand_sizes: tuple[int, ...], stock_size: int,
                  discard_pile: tuple[Card, ...], melds: tuple[MeldView, ...], down: tuple[bool, ...],
                  buys: tuple[int, ...], buys_left: tuple[int, ...] | None, stock_reuses: int,
-                 scores: tuple[Fraction, ...], kitty: int, log: tuple[Event, ...],
+                 scores: tuple[Fraction, ...], kitty: int, log: Sequence[Event],
                  last_round: Mapping[str, Any] | None, is_over: bool, winners: tuple[int, ...],
                  state_id: int, taken: Card | None, must_place: tuple[Card, ...],
                  known: tuple[tuple[Card, ...], ...], turn_state: Mapping[str, Any],
-                 settlement: tuple[Fraction, ...] | None = None) -> None:
+                 settlement: tuple[Fraction, ...] | None = None, log_length: int = -1) -> None:
         self.ruleset: Final = ruleset
         self.name: Final = name
         self.seat: Final = seat
@@ -99,7 +99,11 @@ class ViewFields:
         self.stock_reuses: Final = stock_reuses
         self.scores: Final = scores
         self.kitty: Final = kitty
-        self.log: Final = log  # read-only events, shared with the game
+        # the log: a tuple, or the game's own list and how many of its events this view
+        # holds (the engine only appends to a deal's list): copied into a tuple when read
+        self._log_from = log
+        self._log_length = len(log) if log_length < 0 else log_length
+        self._log: tuple[Event, ...] | None = log if type(log) is tuple else None
         self.last_round: Final = last_round
         self.is_over: Final = is_over
         self.winners: Final = winners
@@ -110,6 +114,14 @@ class ViewFields:
         self.turn_state: Final = turn_state  # state.TURN_STATE, typed (cards as Card)
         self.settlement: Final = settlement
         self._json: dict[str, Any] | None = None  # the JSON-safe dict, once built
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        """The deal's events so far, read-only (each shared with the game)."""
+        got = self._log
+        if got is None:
+            got = self._log = tuple(self._log_from[: self._log_length])
+        return got
 
     @property
     def discard_top(self) -> Card | None:
@@ -181,7 +193,7 @@ def seen_view(setup: Setup, st: State, seat: int | None, cls: Callable[..., V]) 
     hands = st.hands
     over = st.is_over
     settlement = st.settlement
-    known: list[tuple[Any, ...]] = []
+    known: list[tuple[Card, ...]] = []
     for k in st.known:
         known.append(tuple(sorted(k)) if k else ())
     return cls(
@@ -193,13 +205,14 @@ def seen_view(setup: Setup, st: State, seat: int | None, cls: Callable[..., V]) 
         meld_views(st),
         tuple(st.down), tuple(st.buys),
         None if lim is None else tuple([max(0, lim - b) for b in st.buys]),
-        st.stock_reuses, tuple(st.scores), st.kitty, tuple(st.log), st.last_round, over,
+        st.stock_reuses, tuple(st.scores), st.kitty, st.log, st.last_round, over,
         tuple(st.winners), st.state_id,
         st.taken if mine else None,
         tuple(st.pending) if mine else (),
         tuple(known),
         turn_state(st),
         None if not over or settlement is None else tuple(settlement),
+        len(st.log),
     )
 
 

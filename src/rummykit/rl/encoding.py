@@ -258,8 +258,9 @@ class ObservationEncoder:
 class SeatObserver:
     """One seat's observation kept up to date from its successive views: the same vector as
     :meth:`ObservationEncoder.encode`.  A :class:`~.tracker.Tracker` (compiled where the
-    install built it) counts the cards that move every turn (hand, discard pile, cards known
-    in other hands) afresh and writes the vector only where a value changed; the table's
+    install built it) compares each part of the view with the one it encoded last and writes
+    only the cards that moved (the hand and the cards known in other hands are sorted: one
+    merge finds them; the discard pile mostly grows or loses its top); the table's
     slots, the per-seat numbers, the one-hots and the meld options are looked at again only
     when the view fields they are made of changed.  It reads the views alone, so any sequence
     of views (a new game, another game put in place) gives the from-scratch vector; the tests

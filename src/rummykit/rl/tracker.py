@@ -48,12 +48,13 @@ class Tracker:
         self.o_stock = offsets["stock"]
         self.o_discards = offsets["discards"]
         self.o_options = offsets["meld_options"]
-        # hand, discard top, discard pile, each other seat's known cards: counted afresh at
-        # every view (into `fresh`), written where they differ from `moving` (what buf holds)
-        self.n_moving = offsets["table"]
-        self.moving: list[int] = [0] * self.n_moving
-        self.fresh: list[int] = [0] * self.n_moving
-        self.hits: list[int] = []  # the indices of `moving` the last view counted
+        # hand, discard top, discard pile, each other seat's known cards: `counts` is what
+        # buf holds there; each part's cards as last encoded, to write only what moved
+        self.counts: list[int] = [0] * offsets["table"]
+        self.hand: tuple[int, ...] = ()
+        self.pile: tuple[int, ...] = ()
+        self.top = -1  # the discard top's index in buf, or -1
+        self.known: list[tuple[int, ...]] = [() for _ in range(n)]  # by relative seat
         # what was encoded last
         self.table: list[MeldView | None] = [None] * slots  # the meld view in each slot
         self.sizes: tuple[int, ...] | None = None
@@ -74,47 +75,28 @@ class Tracker:
         n = self.n
         rel = self.order
         me = self.me
-        # count the moving cards into `fresh` (all zeros between calls), noting each index
-        # touched; write where the count differs from what buf holds (`moving`), and zero
-        # what the last view touched and this one did not
-        fresh = self.fresh
-        hits: list[int] = []
-        i = 0
-        hand: tuple[int, ...] = view.hand  # (Cards: ints)
-        for c in hand:
-            fresh[c] += 1
-            hits.append(c)
+        hand: tuple[int, ...] = view.hand  # (Cards: ints), sorted
+        if hand != self.hand:
+            self.move_sorted(0, self.hand, hand)
+            self.hand = hand
         pile: tuple[int, ...] = view.discard_pile
         npile = len(pile)
-        if npile:
-            i = FACES + pile[npile - 1]
-            fresh[i] = 1
-            hits.append(i)
-        at = 2 * FACES
-        for c in pile:
-            i = at + c
-            fresh[i] += 1
-            hits.append(i)
+        if pile != self.pile:
+            self.move_pile(pile)
+            top = FACES + pile[npile - 1] if npile else -1
+            if top != self.top:
+                if self.top >= 0:
+                    buf[self.top] = 0.0
+                if top >= 0:
+                    buf[top] = 1.0
+                self.top = top
         known: tuple[tuple[int, ...], ...] = view.known
+        last = self.known
         for r in range(1, n):
-            at = (2 + r) * FACES
-            for c in known[rel[r]]:
-                i = at + c
-                fresh[i] += 1
-                hits.append(i)
-        moving = self.moving
-        for i in hits:
-            v = fresh[i]
-            if v != moving[i]:
-                buf[i] = float(v)
-                moving[i] = v
-        for i in self.hits:
-            if fresh[i] == 0 and moving[i] != 0:
-                buf[i] = 0.0
-                moving[i] = 0
-        for i in hits:
-            fresh[i] = 0
-        self.hits = hits
+            seen = known[rel[r]]  # sorted
+            if seen != last[r]:
+                self.move_sorted((2 + r) * FACES, last[r], seen)
+                last[r] = seen
         self.write_table(view.melds)
         sizes: tuple[int, ...] = view.hand_sizes
         if sizes != self.sizes:
@@ -167,6 +149,43 @@ class Tracker:
             self.discards = npile
         if options != self.options:
             self.write_options(options)
+
+    def bump(self, i: int, by: int) -> None:
+        """Add ``by`` to the count at ``i``, in buf too."""
+        v = self.counts[i] + by
+        self.counts[i] = v
+        self.buf[i] = float(v)
+
+    def move_sorted(self, at: int, old: tuple[int, ...], new: tuple[int, ...]) -> None:
+        """The counts at ``at`` held ``old``'s cards and now hold ``new``'s (both sorted):
+        one merge finds the cards that left and those that came."""
+        i = j = 0
+        no, nn = len(old), len(new)
+        while i < no or j < nn:
+            if j >= nn or (i < no and old[i] < new[j]):
+                self.bump(at + old[i], -1)
+                i += 1
+            elif i >= no or new[j] < old[i]:
+                self.bump(at + new[j], 1)
+                j += 1
+            else:
+                i += 1
+                j += 1
+
+    def move_pile(self, pile: tuple[int, ...]) -> None:
+        """The discard pile's counts from the last pile's to ``pile``'s: below the part both
+        share (a pile mostly grows or loses its top), cards leave and come."""
+        old = self.pile
+        at = 2 * FACES
+        k = 0
+        m = min(len(old), len(pile))
+        while k < m and old[k] == pile[k]:
+            k += 1
+        for i in range(k, len(old)):
+            self.bump(at + old[i], -1)
+        for i in range(k, len(pile)):
+            self.bump(at + pile[i], 1)
+        self.pile = pile
 
     def write_options(self, options: list[list[Any]]) -> None:
         """The meld options' card counts (each option a row of FACES)."""
