@@ -195,3 +195,60 @@ def test_block_rummy_split_points_give_rewards(reward):
         assert total["player_2"] == pytest.approx(sign * 37 / 2 / rl.aec.SCORE_SCALE)
     else:
         assert sum(total.values()) == pytest.approx(0.0)
+
+
+def test_the_action_layout_has_a_block_only_for_what_the_ruleset_can_do():
+    """Blocks are contiguous from id 0 and end at the size; a ruleset without wild cards has
+    no wild lay-off or swap ids, one without calls no call ids, and house rules add them."""
+    def names(env):
+        return [name.split(":")[0].split(" face")[0] for name, _, _ in env.space.blocks()]
+
+    for vid in rk.variant_ids():
+        for n in counts(vid):
+            sp = rl.env(vid, n).space
+            at = 0
+            for _, first, count in sp.blocks():
+                assert first == at and count > 0
+                at += count
+            assert at == sp.size
+    assert names(rl.env("basic", 2)) == ["draw / take / buy / pass / cut / draw both", "discard",
+                                         "lay off", "meld"]
+    assert rl.env("basic", 2).space.size == 6 + 53 + 53 * (52 // 3) + MELD_OPTIONS
+    assert "call Rummy, shedding" in names(rl.env("basic", 2, options={"rummy_call": True}))
+    wild = names(rl.env("basic", 2, options={"twos_wild": True, "swap": "to_hand"}))
+    assert "lay off wild w on slot m at a run's high end" in wild and "swap" in wild
+    shanghai = names(rl.env("shanghai", 4))
+    assert "discard" in shanghai and "call Shanghai" in shanghai and "call Rummy, shedding" not in shanghai
+    assert rl.env("contract", 4).space.slots == 107 // 3  # 2 decks, 3 jokers (players - 1); melds of 3+
+
+
+def kind_block(env, a):
+    """The block an action's id must fall in, by its kind."""
+    sp = env.space
+    if isinstance(a, rk.Discard):
+        return sp.discard, 53
+    if isinstance(a, rk.LayOff):
+        return (sp.layoff, sp.layoff_high + len(sp.wilds) * sp.slots - sp.layoff)
+    if isinstance(a, rk.Swap):
+        return sp.swap, 53 * sp.slots
+    if isinstance(a, rk.Meld):
+        return sp.meld, MELD_OPTIONS
+    if isinstance(a, rk.CallRummy):
+        return sp.rummy, 53
+    if isinstance(a, rk.CallShanghai):
+        return (sp.shanghai_call, 2 * sp.slots) if a.layoff is not None else (sp.shanghai_discard, 53)
+    return 0, len(sp.FIXED)
+
+
+@pytest.mark.parametrize("vid, n", [(v, n) for v in rk.variant_ids() for n in counts(v)])
+def test_every_legal_id_falls_in_its_kinds_block_and_the_table_never_outgrows_its_slots(vid, n):
+    """Random games (bounded: 600 steps): each legal action's id lies in its kind's block,
+    and the table holds no more melds than the layout has slots for."""
+    for e in play_some(vid, n, 600, 3):
+        g = e.game
+        assert len(g.observe(g.current_player).melds) <= e.space.slots
+        for a in g.legal_actions():
+            if isinstance(a, rk.Meld) and not any(b is a for b in e._melds):
+                continue  # a meld option past the 64th has no id (docs/rl.md)
+            first, count = kind_block(e, a)
+            assert first <= e.id_of(a) < first + count, a.text()

@@ -31,7 +31,7 @@ def number_actions(legal: Sequence[Any], melds: Sequence[Any], encode: Callable[
         if t is Discard:
             i = discard + int(a.card)
         elif t is LayOff and a.meaning is None:
-            i = layoff + (int(a.card) * slots + int(a.meld)) * 2
+            i = layoff + int(a.card) * slots + int(a.meld)
         elif t is Meld:
             if k >= meld_options:
                 continue

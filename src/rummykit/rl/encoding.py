@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import NUM_FACES, TEXT, Card
+from ..cards import JOKER_CODE, NUM_FACES, TEXT, Card
 from ..engine.actions import (
     Action,
     Buy,
@@ -50,6 +50,7 @@ KINDS = ("set", "run", "pair")
 _KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 CONTRACT_KINDS = tuple(KIND_NAMES.values())  # set, run, pair, meld
 MAX_SIZE = 14
+TWOS = tuple(suit * 13 + 1 for suit in range(4))  # 2C 2D 2H 2S
 
 
 def _pred(face: int) -> int:
@@ -58,38 +59,74 @@ def _pred(face: int) -> int:
 
 
 class ActionSpace:
-    """The id layout for one ruleset and player count.  ``slots``: the most melds the table
-    can hold (every meld has at least two cards: a pack of ``p`` cards holds ``p // 2``)."""
+    """The id layout for one ruleset and player count (docs/rl.md).  ``slots``: the most
+    melds the table can hold (the pack's size over the smallest meld the ruleset allows);
+    ``wilds``: the faces that can stand for another card (the joker where the pack has
+    jokers, the 2s where they are wild); ``shanghai``, ``rummy``, ``swap``: whether the
+    ruleset has Shanghai calls, Rummy calls and wild swaps.  A block the ruleset can never
+    use takes no ids."""
 
     FIXED = ("draw", "take", "buy", "pass", "cut", "draw both")
 
-    def __init__(self, players: int, slots: int):
+    def __init__(self, players: int, slots: int, wilds: Sequence[int] = (JOKER_CODE,),
+                 shanghai: bool = True, rummy: bool = True, swap: bool = True):
         self.players, self.slots = players, slots
-        self.discard = len(self.FIXED)
-        self.shanghai_discard = self.discard + NUM_FACES
-        self.rummy = self.shanghai_discard + NUM_FACES
-        self.shanghai_call = self.rummy + NUM_FACES
-        self.layoff = self.shanghai_call + 2 * slots
-        self.swap = self.layoff + 2 * NUM_FACES * slots
-        self.meld = self.swap + NUM_FACES * slots
-        self.size = self.meld + MELD_OPTIONS
+        self.wilds = tuple(wilds)
+        self.wild_index = {c: i for i, c in enumerate(self.wilds)}
+        self.has_shanghai, self.has_rummy = shanghai, rummy
+        self.has_swap = swap and bool(self.wilds)
+        at = len(self.FIXED)
+        self.discard = at
+        at += NUM_FACES
+        self.shanghai_discard = at  # (when the ruleset has no block, its first id is where
+        at += NUM_FACES if shanghai else 0  # the next block starts, and it has no ids)
+        self.rummy = at
+        at += NUM_FACES if rummy else 0
+        self.shanghai_call = at
+        at += 2 * slots if shanghai else 0
+        self.layoff = at
+        at += NUM_FACES * slots
+        self.layoff_high = at
+        at += len(self.wilds) * slots
+        self.swap = at
+        at += NUM_FACES * slots if self.has_swap else 0
+        self.meld = at
+        self.size = at + MELD_OPTIONS
 
     @classmethod
     def for_variant(cls, variant: Variant, players: int) -> ActionSpace:
-        return cls(players, variant.spec.pack_size(players) // 2)
+        sp = variant.spec
+        _decks, jokers = sp.pack_for(players)
+        wilds = ([JOKER_CODE] if jokers else []) + (list(TWOS) if sp.twos_wild else [])
+        return cls(players, sp.pack_size(players) // smallest_meld(variant), wilds,
+                   shanghai=sp.shanghai_call, rummy=sp.rummy_call, swap=sp.swap != "none")
 
     def blocks(self) -> list[tuple[str, int, int]]:
-        """(name, first id, count) of every block, for the docs and tests."""
-        return [
+        """(name, first id, count) of every block this layout has, in order (the docs and
+        the tests read them)."""
+        out = [
             ("draw / take / buy / pass / cut / draw both", 0, len(self.FIXED)),
             ("discard face c", self.discard, NUM_FACES),
-            ("discard face c calling Shanghai", self.shanghai_discard, NUM_FACES),
-            ("call Rummy, shedding face c", self.rummy, NUM_FACES),
-            ("call Shanghai: lay the discard on slot m, end e", self.shanghai_call, 2 * self.slots),
-            ("lay off face c on slot m, end e", self.layoff, 2 * NUM_FACES * self.slots),
-            ("swap face c for the wild in slot m", self.swap, NUM_FACES * self.slots),
+            ("discard face c calling Shanghai", self.shanghai_discard, NUM_FACES if self.has_shanghai else 0),
+            ("call Rummy, shedding face c", self.rummy, NUM_FACES if self.has_rummy else 0),
+            ("call Shanghai: lay the discard on slot m, end e", self.shanghai_call,
+             2 * self.slots if self.has_shanghai else 0),
+            ("lay off face c on slot m", self.layoff, NUM_FACES * self.slots),
+            ("lay off wild w on slot m at a run's high end", self.layoff_high, len(self.wilds) * self.slots),
+            ("swap face c for the wild in slot m", self.swap, NUM_FACES * self.slots if self.has_swap else 0),
             ("meld: the k-th meld option", self.meld, MELD_OPTIONS),
         ]
+        return [b for b in out if b[2]]
+
+
+def smallest_meld(variant: Variant) -> int:
+    """The fewest cards a meld on the table can have in ``variant``: its smallest set, run
+    or contract meld (lay-offs and Shanghai calls only add cards; a swap keeps the count)."""
+    sp = variant.spec
+    sizes = [sp.min_set, sp.min_run]
+    for r in range(1, len(sp.contracts) + 1):
+        sizes += [c.size for c in sp.contract(r)]
+    return max(1, min(sizes))
 
 
 class ActionCodec:
@@ -132,7 +169,12 @@ class ActionCodec:
             assert a.discard is not None
             return sp.shanghai_discard + int(a.discard)
         if isinstance(a, LayOff):
-            return sp.layoff + (int(a.card) * sp.slots + a.meld) * 2 + self._end(a, melds)
+            if self._end(a, melds):
+                w = sp.wild_index.get(int(a.card))
+                if w is None:
+                    raise ValueError(f"no id for {a.text()}: {TEXT[a.card]} is not a wild card here")
+                return sp.layoff_high + w * sp.slots + a.meld
+            return sp.layoff + int(a.card) * sp.slots + a.meld
         if isinstance(a, Swap):
             return sp.swap + int(a.card) * sp.slots + a.meld
         if isinstance(a, Meld):
