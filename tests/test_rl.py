@@ -67,6 +67,10 @@ def test_mask_is_exactly_the_legal_actions_and_every_one_has_its_own_id(vid):
         assert [e.action_of(i) for i in ids] == sorted(reachable, key=e.id_of)
         for a in legal:
             assert e.action_of(e.id_of(a)) == a
+        table_melds = g.observe(g.current_player).melds
+        for i, a in e._table.items():  # the compiled numbering's fast paths agree with encode()
+            if not isinstance(a, rk.Meld):
+                assert e.codec.encode(a, table_melds) == i, a.text()
         for other in (s for s in e.possible_agents if s != e.agent_selection):
             assert not e.observe(other)["action_mask"].any()
 

@@ -96,33 +96,35 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     def _refresh(self) -> None:
         g = self.game
         assert g is not None
-        self._views: dict[int, View] = {}
         self._melds: list[Meld] = []  # the meld options with an id, in order
         if g.is_over:
+            self._acting = -1
+            self._seen: tuple[int, View] | None = None
             self._table: dict[int, Action] = {}
             self._mask = bytearray(self.space.size)
             return
-        seat = g.current_player
+        seat = self._acting = g.current_player
         self.agent_selection = self.possible_agents[seat]
-        self._table, self._mask = self.codec.numbered(g.legal_actions(), self._view(seat).melds, self._melds)
+        view = g.observe(seat)
+        self._seen = (seat, view)  # the acting seat's view, built once per step
+        self._table, self._mask = self.codec.numbered(g.legal_actions(), view.melds, self._melds)
 
     def _view(self, seat: int) -> View:
-        """The seat's typed view of the position now (built once per step)."""
-        got = self._views.get(seat)
-        if got is None:
-            assert self.game is not None
-            got = self._views[seat] = self.game.observe(seat)
-        return got
+        """The seat's typed view of the position now."""
+        seen = self._seen
+        if seen is not None and seen[0] == seat:
+            return seen[1]
+        assert self.game is not None
+        return self.game.observe(seat)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        g = self.game
-        assert g is not None
         seat = self._seat_of[agent]
-        acting = not g.is_over and seat == g.current_player
-        obs = self._observers[seat].update(self._view(seat), self._melds if acting else ())
-        # a fresh, writable int8 array each call: a copy of the step's mask bytes, or zeros
-        mask = np.frombuffer(bytearray(self._mask if acting else self.space.size), dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        if seat == self._acting:
+            obs = self._observers[seat].update(self._view(seat), self._melds)
+            # a fresh, writable int8 array each call: a copy of the step's mask bytes
+            return {"observation": obs, "action_mask": np.frombuffer(bytearray(self._mask), dtype=np.int8)}
+        obs = self._observers[seat].update(self._view(seat))
+        return {"observation": obs, "action_mask": np.zeros(self.space.size, dtype=np.int8)}
 
     def action_of(self, action_id: int) -> Action:
         """The engine action id ``action_id`` stands for now; ValueError if it is not legal."""

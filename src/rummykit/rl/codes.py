@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..engine.actions import Action, Discard, LayOff, Meld
+from ..engine.actions import Action, Buy, Discard, Draw, LayOff, Meld, Pass, Take
 
 
 def number_actions(legal: Sequence[Any], melds: Sequence[Any], encode: Callable[[Action, Sequence[Any]], int],
@@ -19,7 +19,8 @@ def number_actions(legal: Sequence[Any], melds: Sequence[Any], encode: Callable[
                    meld_actions: list[Meld] | None) -> tuple[dict[int, Action], bytearray]:
     """id -> action for every ``legal`` action (each has its own id), and the mask of those
     ids (``size`` bytes, 1 where an id is legal).  The most frequent kinds (a discard, a
-    natural card's lay-off, a meld option) are numbered here as ``encode`` numbers them;
+    natural card's lay-off, a meld option, a draw, take, buy or pass: the fixed ids of
+    :class:`~.encoding.ActionSpace`) are numbered here as ``encode`` numbers them;
     ``encode(action, melds)`` numbers the rest (``melds``: the view's table melds).
     ``meld_actions``, if given, gets the meld actions that have an id, in order: the first
     ``meld_options`` of them (a documented limit, never reached in bot games)."""
@@ -32,6 +33,14 @@ def number_actions(legal: Sequence[Any], melds: Sequence[Any], encode: Callable[
             i = discard + int(a.card)
         elif t is LayOff and a.meaning is None:
             i = layoff + int(a.card) * slots + int(a.meld)
+        elif t is Draw:
+            i = 5 if a.both else 0
+        elif t is Take:
+            i = 1
+        elif t is Buy:
+            i = 2
+        elif t is Pass:
+            i = 3
         elif t is Meld:
             if k >= meld_options:
                 continue
