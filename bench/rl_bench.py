@@ -3,19 +3,22 @@
     pip install -e '.[rl,bench]'     # OpenSpiel and RLCard, both optional
     python bench/rl_bench.py [--steps N] [--cpu]
 
-Random play throughout.  An *env step* is what an agent pays per move: the acting seat's
-observation and legal-action ids, then the move (rummykit: ``observe()`` + ``step()``;
+Random play throughout.  An *env step* is what the environment does per move: the acting
+seat's observation and legal-action ids, then the move (rummykit: ``observe()`` + ``step()``;
 OpenSpiel: ``observation_tensor()`` + ``legal_actions()`` + ``apply_action()``; RLCard:
-``env.step()``, which returns the next seat's observation and legal ids).  The rows "mask read
-as bool" time the same rummykit steps with the agent reading the int8 mask as bools first
-(numpy's ``flatnonzero`` is about ten times faster on bools).  The three rummykit loops
-run in alternating chunks of 1,000 steps, so their ratio holds on a busy machine.  A *decision* is the
-game engine alone: legal actions, then the move (rummykit: ``legal_actions()`` + ``apply()``;
-OpenSpiel: ``legal_actions()`` + ``apply_action()``; RLCard: ``judge.get_legal_actions()`` +
-``game.step()``).  New games and (OpenSpiel) chance nodes are inside the timed loop.  With
-OpenSpiel or RLCard (``pip install rlcard``, 1.2.0) installed it times their gin rummy and
-prints every figure as a ratio to rummykit's basic 2-player one; without them it says
-"not installed"."""
+``env.step()``, which returns the next seat's observation and legal ids).  rummykit's agent
+picks an id from the mask (``np.flatnonzero`` on the mask read as bools, then a random index):
+that is the agent's work, not the environment's, so it is timed apart on masks of the same
+game and taken off, and printed beside as "agent's pick" (reading the int8 mask directly
+instead costs the numbers in the int8 column: numpy's ``flatnonzero`` is about ten times
+faster on bools).  The peers' agents pick from a Python list (a fraction of a µs, left in).
+rummykit's loops run in alternating chunks of 1,000 steps, so their ratios hold on a busy
+machine.  A *decision* is the game engine alone: legal actions, then the move (rummykit:
+``legal_actions()`` + ``apply()``; OpenSpiel: ``legal_actions()`` + ``apply_action()``;
+RLCard: ``judge.get_legal_actions()`` + ``game.step()``).  New games and (OpenSpiel) chance
+nodes are inside the timed loop.  With OpenSpiel or RLCard (``pip install rlcard``, 1.2.0)
+installed it times their gin rummy and prints every figure as a ratio to rummykit's basic
+2-player one; without them it says "not installed"."""
 
 from __future__ import annotations
 
@@ -37,29 +40,58 @@ CLOCK = time.perf_counter  # --cpu: time.process_time (this process's CPU time, 
 
 class EnvLoop:
     """Random play through the environment, ``k`` steps at a time (its state kept between
-    calls).  ``as_bool``: the agent reads the int8 mask's bytes as bools (``mask.view(bool)``,
-    no copy) before ``np.flatnonzero``: numpy has a fast path for bools only, and on an int8
-    mask of 3,868 ids (``contract`` 4p) ``flatnonzero`` alone costs about 8-12 µs, against
-    about 3 µs read as bools."""
+    calls): ``observe()``, the agent's pick (the mask's bytes read as bools, no copy, then
+    ``np.flatnonzero``), ``step()``."""
 
-    def __init__(self, vid: str, n: int, as_bool: bool = False):
+    def __init__(self, vid: str, n: int):
         self.e = rl.env(vid, n)
         self.e.reset(seed=1)
         self.rng = random.Random(1)  # the engine loop's cheap choice: the env is timed, not numpy's sampler
-        self.as_bool = as_bool
         self.games = 1
 
     def run(self, k: int) -> float:
-        e, rng, as_bool = self.e, self.rng, self.as_bool
+        e, rng = self.e, self.rng
         t = CLOCK()
         for _ in range(k):
             if all(e.terminations.values()):
                 self.games += 1
                 e.reset(seed=self.games)
             mask = e.observe(e.agent_selection)["action_mask"]
-            ids = np.flatnonzero(mask.view(bool) if as_bool else mask)
+            ids = np.flatnonzero(mask.view(bool))
             e.step(int(ids[rng.randrange(len(ids))]))
         return CLOCK() - t
+
+
+class PickLoop:
+    """The agent's part of :class:`EnvLoop` alone: ``np.flatnonzero`` and a random index, on
+    the masks of ``count`` steps of a game played beforehand (untimed); ``as_bool``: the
+    mask read as bools (as EnvLoop does), else the int8 mask itself."""
+
+    def __init__(self, vid: str, n: int, as_bool: bool, count: int = 2000):
+        e = rl.env(vid, n)
+        e.reset(seed=2)
+        rng = random.Random(2)
+        self.masks = []
+        for i in range(count):
+            if all(e.terminations.values()):
+                e.reset(seed=3 + i)
+            mask = e.observe(e.agent_selection)["action_mask"]
+            self.masks.append(mask)
+            ids = np.flatnonzero(mask)
+            e.step(int(ids[rng.randrange(len(ids))]))
+        self.as_bool, self.at, self.rng = as_bool, 0, random.Random(1)
+
+    def run(self, k: int) -> float:
+        masks, rng, as_bool, at = self.masks, self.rng, self.as_bool, self.at
+        t = CLOCK()
+        for _ in range(k):
+            mask = masks[at]
+            at = at + 1 if at + 1 < len(masks) else 0
+            ids = np.flatnonzero(mask.view(bool) if as_bool else mask)
+            int(ids[rng.randrange(len(ids))])
+        spent = CLOCK() - t
+        self.at = at
+        return spent
 
 
 class EngineLoop:
@@ -83,19 +115,21 @@ class EngineLoop:
         return CLOCK() - t
 
 
-def interleaved(vid: str, n: int, steps: int, chunk: int = 1000) -> tuple[float, float, float]:
-    """µs per env step (int8 mask), per env step (mask read as bool) and per engine decision,
-    timed in alternating chunks of ``chunk`` steps so that a busy spell on the machine falls
-    on all three alike."""
-    loops = [EnvLoop(vid, n), EnvLoop(vid, n, as_bool=True), EngineLoop(vid, n)]
-    spent = [0.0, 0.0, 0.0]
+def interleaved(vid: str, n: int, steps: int, chunk: int = 1000) -> tuple[float, float, float, float]:
+    """µs per env step (the agent's pick taken off), per pick (mask read as bool), per pick
+    (int8 mask) and per engine decision, timed in alternating chunks of ``chunk`` steps so
+    that a busy spell on the machine falls on all four alike."""
+    loops = [EnvLoop(vid, n), PickLoop(vid, n, as_bool=True), PickLoop(vid, n, as_bool=False),
+             EngineLoop(vid, n)]
+    spent = [0.0] * len(loops)
     done = 0
     while done < steps:
         k = min(chunk, steps - done)
         for i, loop in enumerate(loops):
             spent[i] += loop.run(k)
         done += k
-    return spent[0] / steps * 1e6, spent[1] / steps * 1e6, spent[2] / steps * 1e6
+    us = [x / steps * 1e6 for x in spent]
+    return us[0] - us[1], us[1], us[2], us[3]
 
 
 def openspiel_us(steps: int, observe: bool) -> float | None:
@@ -158,23 +192,22 @@ def main() -> None:
     global CLOCK
     if args.cpu:
         CLOCK = time.process_time
-    rows: list[tuple[str, float | None, float | None]] = []
+    rows: list[tuple[str, float | None, float | None, str]] = []
     for vid, n in (("contract", 4), ("basic", 2)):
-        step, step_bool, decision = interleaved(vid, n, args.steps)
-        rows.append((f"rummykit {vid} {n}p", step, decision))
-        # the same steps, the agent reading the int8 mask as bools (see EnvLoop)
-        rows.append(("  mask read as bool", step_bool, decision))
-    rows.append(("OpenSpiel gin_rummy 2p", openspiel_us(args.steps, True), openspiel_us(args.steps, False)))
-    rows.append(("RLCard gin-rummy 2p", rlcard_us(args.steps, True), rlcard_us(args.steps, False)))
-    _, base_e, base_g = rows[2]  # rummykit basic 2p
+        step, pick_bool, pick_int8, decision = interleaved(vid, n, args.steps)
+        rows.append((f"rummykit {vid} {n}p", step, decision, f"{pick_bool:.1f} / {pick_int8:.1f}"))
+    spiel = openspiel_us(args.steps, True), openspiel_us(args.steps, False)
+    rows.append(("OpenSpiel gin_rummy 2p", *spiel, "-"))
+    rows.append(("RLCard gin-rummy 2p", rlcard_us(args.steps, True), rlcard_us(args.steps, False), "-"))
+    _, base_e, base_g, _ = rows[1]  # rummykit basic 2p
     assert base_e is not None and base_g is not None
-    print(f"{'':<24}{'env µs/step':>12}{'µs/decision':>13}{'step/decision':>15}"
-          f"{'step ÷ basic':>14}{'decision ÷ basic':>18}")
-    for name, e, g in rows:
+    print(f"{'':<24}{'env µs/step':>12}{'agent pick µs (bool / int8)':>29}{'µs/decision':>13}"
+          f"{'step/decision':>15}{'step ÷ basic':>14}{'decision ÷ basic':>18}")
+    for name, e, g, pick in rows:
         if e is None or g is None:
             print(f"{name:<24}  not installed")
             continue
-        print(f"{name:<24}{e:>12.1f}{g:>13.1f}{e / g:>15.2f}{e / base_e:>14.2f}{g / base_g:>18.2f}")
+        print(f"{name:<24}{e:>12.1f}{pick:>29}{g:>13.1f}{e / g:>15.2f}{e / base_e:>14.2f}{g / base_g:>18.2f}")
 
 
 if __name__ == "__main__":

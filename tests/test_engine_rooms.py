@@ -249,15 +249,3 @@ def test_what_a_seat_sees_is_read_from_the_state_field_for_field(vid: str, seed:
             else:
                 assert getattr(v, f) == getattr(ref, f), f
                 assert type(getattr(v, f)) is type(getattr(ref, f)), f
-
-
-@settings(max_examples=200, deadline=None)
-@given(faces=st.lists(st.integers(0, 52), max_size=30))
-def test_a_hand_in_a_view_is_in_card_order_however_many_cards(faces):
-    """seen.in_order (a count per face past five cards) gives what sorted() gives."""
-    from rummykit.cards import CARDS
-    from rummykit.engine.seen import in_order
-
-    cards = [CARDS[f] for f in faces]
-    assert in_order(cards) == tuple(sorted(cards))
-    assert all(type(c) is rk.Card for c in in_order(cards))

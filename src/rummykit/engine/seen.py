@@ -24,7 +24,7 @@ from typing import Any, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from ..cards import CARDS, NUM_FACES, TEXT, Card
+from ..cards import TEXT, Card
 from ..melds import Rank, face_at, rebuild_recipe
 from .events import Event
 from .flow import buy_limit, contract_text
@@ -175,24 +175,6 @@ def turn_state(st: State) -> MappingProxyType[str, Any]:
     })
 
 
-def in_order(cards: list[Card]) -> tuple[Card, ...]:
-    """``tuple(sorted(cards))`` (by suit, then rank; the joker last), counted face by face:
-    a Card is an int subclass, which ``sorted`` compares through the generic (slow) path."""
-    n = len(cards)
-    if n < 6:
-        return tuple(sorted(cards)) if n > 1 else tuple(cards)
-    counts = [0] * NUM_FACES
-    for c in cards:
-        counts[int(c)] += 1
-    out: list[Card] = []
-    for face in range(NUM_FACES):
-        k = counts[face]
-        while k > 0:
-            out.append(CARDS[face])
-            k -= 1
-    return tuple(out)
-
-
 def own_turn(st: State, seat: int | None) -> bool:
     """Whether it is ``seat``'s own turn (drawing or playing): only then does its view show
     the card it took from the discard pile and the wilds it must still place."""
@@ -213,12 +195,12 @@ def seen_view(setup: Setup, st: State, seat: int | None, cls: Callable[..., V]) 
     settlement = st.settlement
     known: list[tuple[Card, ...]] = []
     for k in st.known:
-        known.append(in_order(k))
+        known.append(tuple(sorted(k)) if k else ())
     return cls(
         sp.id, sp.name, seat, setup.n, st.round_no, setup.deals, st.dealer, contract_text(setup, st),
         asked if asked is not None else st.current, st.current,
         Phase.OVER if over else st.phase,
-        () if seat is None else in_order(hands[seat]),  # Cards sort by suit, then rank
+        () if seat is None else tuple(sorted(hands[seat])),  # Cards sort by suit, then rank
         tuple([len(h) for h in hands]), len(st.stock), tuple(st.discard),
         meld_views(st),
         tuple(st.down), tuple(st.buys),
