@@ -95,10 +95,12 @@ class PickLoop:
 
 
 class EngineLoop:
-    """Random play through the engine alone: ``legal_actions()`` and ``apply()``."""
+    """Random play through the engine alone: ``legal_actions()`` and ``apply()``;
+    ``view``: also the acting seat's typed view (``observe(seat)``) each step, what any
+    observation built from the view costs at least."""
 
-    def __init__(self, vid: str, n: int):
-        self.vid, self.n = vid, n
+    def __init__(self, vid: str, n: int, view: bool = False):
+        self.vid, self.n, self.view = vid, n, view
         self.g = rk.new_game(vid, players=n, seed=1)
         self.rng = random.Random(1)
         self.games = 1
@@ -110,17 +112,20 @@ class EngineLoop:
             if g.is_over:
                 self.games += 1
                 g = self.g = rk.new_game(self.vid, players=self.n, seed=self.games)
+            if self.view:
+                g.observe(g.current_player)
             acts = g.legal_actions()
             g.apply(acts[rng.randrange(len(acts))])
         return CLOCK() - t
 
 
-def interleaved(vid: str, n: int, steps: int, chunk: int = 1000) -> tuple[float, float, float, float]:
+def interleaved(vid: str, n: int, steps: int, chunk: int = 1000) -> tuple[float, ...]:
     """µs per env step (the agent's pick taken off), per pick (mask read as bool), per pick
-    (int8 mask) and per engine decision, timed in alternating chunks of ``chunk`` steps so
-    that a busy spell on the machine falls on all four alike."""
+    (int8 mask), per engine decision and per decision with the acting seat's view, timed in
+    alternating chunks of ``chunk`` steps so that a busy spell on the machine falls on all
+    alike."""
     loops = [EnvLoop(vid, n), PickLoop(vid, n, as_bool=True), PickLoop(vid, n, as_bool=False),
-             EngineLoop(vid, n)]
+             EngineLoop(vid, n), EngineLoop(vid, n, view=True)]
     spent = [0.0] * len(loops)
     done = 0
     while done < steps:
@@ -129,7 +134,7 @@ def interleaved(vid: str, n: int, steps: int, chunk: int = 1000) -> tuple[float,
             spent[i] += loop.run(k)
         done += k
     us = [x / steps * 1e6 for x in spent]
-    return us[0] - us[1], us[1], us[2], us[3]
+    return us[0] - us[1], us[1], us[2], us[3], us[4]
 
 
 def openspiel_us(steps: int, observe: bool) -> float | None:
@@ -193,9 +198,12 @@ def main() -> None:
     if args.cpu:
         CLOCK = time.process_time
     rows: list[tuple[str, float | None, float | None, str]] = []
+    floors = []
     for vid, n in (("contract", 4), ("basic", 2)):
-        step, pick_bool, pick_int8, decision = interleaved(vid, n, args.steps)
+        step, pick_bool, pick_int8, decision, with_view = interleaved(vid, n, args.steps)
         rows.append((f"rummykit {vid} {n}p", step, decision, f"{pick_bool:.1f} / {pick_int8:.1f}"))
+        floors.append(f"rummykit {vid} {n}p: a decision with the acting seat's view {with_view:.1f} µs "
+                      f"= {with_view / decision:.2f} decisions; the env step {step / decision:.2f}")
     spiel = openspiel_us(args.steps, True), openspiel_us(args.steps, False)
     rows.append(("OpenSpiel gin_rummy 2p", *spiel, "-"))
     rows.append(("RLCard gin-rummy 2p", rlcard_us(args.steps, True), rlcard_us(args.steps, False), "-"))
@@ -208,6 +216,9 @@ def main() -> None:
             print(f"{name:<24}  not installed")
             continue
         print(f"{name:<24}{e:>12.1f}{pick:>29}{g:>13.1f}{e / g:>15.2f}{e / base_e:>14.2f}{g / base_g:>18.2f}")
+    print("\nthe view's share (any observation read from view(seat) pays it):")
+    for line in floors:
+        print("  " + line)
 
 
 if __name__ == "__main__":
