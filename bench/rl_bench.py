@@ -7,11 +7,12 @@ Random play throughout.  An *env step* is what the environment does per move: th
 seat's observation and legal-action ids, then the move (rummykit: ``observe()`` + ``step()``;
 OpenSpiel: ``observation_tensor()`` + ``legal_actions()`` + ``apply_action()``; RLCard:
 ``env.step()``, which returns the next seat's observation and legal ids).  rummykit's agent
-picks an id from the mask (``np.flatnonzero`` on the mask read as bools, then a random index):
-that is the agent's work, not the environment's, so it is timed apart on masks of the same
-game and taken off, and printed beside as "agent's pick" (reading the int8 mask directly
-instead costs the numbers in the int8 column: numpy's ``flatnonzero`` is about ten times
-faster on bools).  The peers' agents pick from a Python list (a fraction of a µs, left in).
+picks as the engine loop does (uniformly, by the action's place in ``legal_actions()``), so the
+env and engine loops play the same games: a game's cost per decision varies far more from
+game to game than the environment adds.  What reading the mask costs an agent
+(``np.flatnonzero`` and a random index) is timed apart, on the mask read as bools and on the
+int8 mask itself (numpy's ``flatnonzero`` is several times faster on bools).  The peers'
+agents pick from a Python list of legal ids.
 rummykit's loops run in alternating chunks of 1,000 steps, so their ratios hold on a busy
 machine.  A *decision* is the game engine alone: legal actions, then the move (rummykit:
 ``legal_actions()`` + ``apply()``; OpenSpiel: ``legal_actions()`` + ``apply_action()``;
@@ -27,6 +28,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
@@ -38,15 +40,26 @@ import rummykit.rl as rl  # noqa: E402
 CLOCK = time.perf_counter  # --cpu: time.process_time (this process's CPU time, for a busy machine)
 
 
+def own_variant(vid: str) -> Any:
+    """A Variant of its own for one loop: a ruleset's contract solver (and its caches) is
+    shared by every game of one Variant object, so two loops playing the same games would
+    otherwise each find the positions the other already solved."""
+    v = rk.get_variant(vid)
+    return type(v)(v.spec, v.raw)
+
+
 class EnvLoop:
     """Random play through the environment, ``k`` steps at a time (its state kept between
-    calls): ``observe()``, the agent's pick (the mask's bytes read as bools, no copy, then
-    ``np.flatnonzero``), ``step()``."""
+    calls): ``observe()``, then ``step()`` with an id the agent picks as the engine loop
+    picks its action (uniformly, by the action's place in ``legal_actions()``: the env
+    numbers them in that order), so that both loops play the very same games (a game's
+    cost per decision varies far more than the env adds).  Reading the mask instead is
+    the agent's work: :class:`PickLoop` times it apart."""
 
     def __init__(self, vid: str, n: int):
-        self.e = rl.env(vid, n)
+        self.e = rl.env(own_variant(vid), n)
         self.e.reset(seed=1)
-        self.rng = random.Random(1)  # the engine loop's cheap choice: the env is timed, not numpy's sampler
+        self.rng = random.Random(1)  # the engine loop's choices
         self.games = 1
 
     def run(self, k: int) -> float:
@@ -56,19 +69,19 @@ class EnvLoop:
             if all(e.terminations.values()):
                 self.games += 1
                 e.reset(seed=self.games)
-            mask = e.observe(e.agent_selection)["action_mask"]
-            ids = np.flatnonzero(mask.view(bool))
-            e.step(int(ids[rng.randrange(len(ids))]))
+            e.observe(e.agent_selection)
+            ids = list(e._table)  # the legal ids, in legal_actions() order
+            e.step(ids[rng.randrange(len(ids))])
         return CLOCK() - t
 
 
 class PickLoop:
-    """The agent's part of :class:`EnvLoop` alone: ``np.flatnonzero`` and a random index, on
-    the masks of ``count`` steps of a game played beforehand (untimed); ``as_bool``: the
-    mask read as bools (as EnvLoop does), else the int8 mask itself."""
+    """What reading the mask costs an agent: ``np.flatnonzero`` and a random index, on the
+    masks of ``count`` steps of a game played beforehand (untimed); ``as_bool``: the mask's
+    bytes read as bools (no copy), else the int8 mask itself."""
 
-    def __init__(self, vid: str, n: int, as_bool: bool, count: int = 2000):
-        e = rl.env(vid, n)
+    def __init__(self, vid: str, n: int, as_bool: bool, count: int = 300):
+        e = rl.env(own_variant(vid), n)
         e.reset(seed=2)
         rng = random.Random(2)
         self.masks = []
@@ -100,8 +113,8 @@ class EngineLoop:
     observation built from the view costs at least."""
 
     def __init__(self, vid: str, n: int, view: bool = False):
-        self.vid, self.n, self.view = vid, n, view
-        self.g = rk.new_game(vid, players=n, seed=1)
+        self.vid, self.n, self.view = own_variant(vid), n, view
+        self.g = rk.new_game(self.vid, players=n, seed=1)
         self.rng = random.Random(1)
         self.games = 1
 
@@ -120,8 +133,8 @@ class EngineLoop:
 
 
 def interleaved(vid: str, n: int, steps: int, chunk: int = 1000) -> tuple[float, ...]:
-    """µs per env step (the agent's pick taken off), per pick (mask read as bool), per pick
-    (int8 mask), per engine decision and per decision with the acting seat's view, timed in
+    """µs per env step, per pick from the mask (read as bool), per pick (int8 mask), per
+    engine decision and per decision with the acting seat's view, timed in
     alternating chunks of ``chunk`` steps so that a busy spell on the machine falls on all
     alike."""
     loops = [EnvLoop(vid, n), PickLoop(vid, n, as_bool=True), PickLoop(vid, n, as_bool=False),
@@ -134,7 +147,7 @@ def interleaved(vid: str, n: int, steps: int, chunk: int = 1000) -> tuple[float,
             spent[i] += loop.run(k)
         done += k
     us = [x / steps * 1e6 for x in spent]
-    return us[0] - us[1], us[1], us[2], us[3], us[4]
+    return us[0], us[1], us[2], us[3], us[4]
 
 
 def openspiel_us(steps: int, observe: bool) -> float | None:
@@ -209,13 +222,13 @@ def main() -> None:
     rows.append(("RLCard gin-rummy 2p", rlcard_us(args.steps, True), rlcard_us(args.steps, False), "-"))
     _, base_e, base_g, _ = rows[1]  # rummykit basic 2p
     assert base_e is not None and base_g is not None
-    print(f"{'':<24}{'env µs/step':>12}{'agent pick µs (bool / int8)':>29}{'µs/decision':>13}"
+    print(f"{'':<24}{'env µs/step':>12}{'mask read by agent µs (bool / int8)':>37}{'µs/decision':>13}"
           f"{'step/decision':>15}{'step ÷ basic':>14}{'decision ÷ basic':>18}")
     for name, e, g, pick in rows:
         if e is None or g is None:
             print(f"{name:<24}  not installed")
             continue
-        print(f"{name:<24}{e:>12.1f}{pick:>29}{g:>13.1f}{e / g:>15.2f}{e / base_e:>14.2f}{g / base_g:>18.2f}")
+        print(f"{name:<24}{e:>12.1f}{pick:>37}{g:>13.1f}{e / g:>15.2f}{e / base_e:>14.2f}{g / base_g:>18.2f}")
     print("\nthe view's share (any observation read from view(seat) pays it):")
     for line in floors:
         print("  " + line)
