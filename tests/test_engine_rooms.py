@@ -249,3 +249,23 @@ def test_what_a_seat_sees_is_read_from_the_state_field_for_field(vid: str, seed:
             else:
                 assert getattr(v, f) == getattr(ref, f), f
                 assert type(getattr(v, f)) is type(getattr(ref, f)), f
+
+
+@pytest.mark.parametrize("read_first", [False, True])
+def test_a_views_log_is_the_log_when_it_was_taken_however_the_game_goes_on(read_first):
+    """A View keeps the deal's log list and its length, and copies it only when read: read
+    before or after more play (into the next deal, which starts a new list), it is the same."""
+    g = rk.new_game("contract", players=4, seed=5)
+    rng = random.Random(2)
+    for _ in range(30):
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
+    v = g.observe(0)
+    then = tuple(g.state.log)
+    if read_first:
+        assert v.log == then
+    while g.round_no == 1 and not g.is_over:
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
+    assert g.round_no == 2 and len(then) == 30
+    assert v.log == then and tuple(v["log"]) == then
