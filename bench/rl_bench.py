@@ -136,16 +136,19 @@ def interleaved(vid: str, n: int, steps: int, chunk: int = 1000) -> tuple[float,
     """µs per env step, per pick from the mask (read as bool), per pick (int8 mask), per
     engine decision and per decision with the acting seat's view, timed in
     alternating chunks of ``chunk`` steps so that a busy spell on the machine falls on all
-    alike."""
+    alike; the loop that goes first turns round from chunk to chunk (a loop that follows
+    another on the same games may find a position's meld views already shared)."""
     loops = [EnvLoop(vid, n), PickLoop(vid, n, as_bool=True), PickLoop(vid, n, as_bool=False),
              EngineLoop(vid, n), EngineLoop(vid, n, view=True)]
     spent = [0.0] * len(loops)
-    done = 0
+    done = turn = 0
     while done < steps:
         k = min(chunk, steps - done)
-        for i, loop in enumerate(loops):
-            spent[i] += loop.run(k)
+        for j in range(len(loops)):
+            i = (j + turn) % len(loops)
+            spent[i] += loops[i].run(k)
         done += k
+        turn += 1
     us = [x / steps * 1e6 for x in spent]
     return us[0], us[1], us[2], us[3], us[4]
 
