@@ -13,17 +13,20 @@ game to game than the environment adds.  What reading the mask costs an agent
 (``np.flatnonzero`` and a random index) is timed apart, on the mask read as bools and on the
 int8 mask itself (numpy's ``flatnonzero`` is several times faster on bools).  The peers'
 agents pick from a Python list of legal ids.
-rummykit's loops run in alternating chunks of 1,000 steps, so their ratios hold on a busy
-machine.  A *decision* is the game engine alone: legal actions, then the move (rummykit:
-``legal_actions()`` + ``apply()``; OpenSpiel: ``legal_actions()`` + ``apply_action()``;
-RLCard: ``judge.get_legal_actions()`` + ``game.step()``).  New games and (OpenSpiel) chance
-nodes are inside the timed loop.  With OpenSpiel or RLCard (``pip install rlcard``, 1.2.0)
-installed it times their gin rummy and prints every figure as a ratio to rummykit's basic
-2-player one; without them it says "not installed"."""
+rummykit's loops each run in a process of their own and take turns in chunks of 1,000
+steps: the ratios hold on a busy machine, and no loop's caches serve another (in one process
+the figures depended on the loops' order).  A *decision* is the game engine alone: legal
+actions, then the move (rummykit: ``legal_actions()`` + ``apply()``; OpenSpiel:
+``legal_actions()`` + ``apply_action()``; RLCard: ``judge.get_legal_actions()`` +
+``game.step()``).  New games and (OpenSpiel) chance nodes are inside the timed loop.  With
+OpenSpiel or RLCard (``pip install rlcard``, 1.2.0) installed it times their gin rummy and
+prints every figure as a ratio to rummykit's basic 2-player one; without them it says "not
+installed"."""
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import sys
 import time
@@ -40,14 +43,6 @@ import rummykit.rl as rl  # noqa: E402
 CLOCK = time.perf_counter  # --cpu: time.process_time (this process's CPU time, for a busy machine)
 
 
-def own_variant(vid: str) -> Any:
-    """A Variant of its own for one loop: a ruleset's contract solver (and its caches) is
-    shared by every game of one Variant object, so two loops playing the same games would
-    otherwise each find the positions the other already solved."""
-    v = rk.get_variant(vid)
-    return type(v)(v.spec, v.raw)
-
-
 class EnvLoop:
     """Random play through the environment, ``k`` steps at a time (its state kept between
     calls): ``observe()``, then ``step()`` with an id the agent picks as the engine loop
@@ -57,7 +52,7 @@ class EnvLoop:
     the agent's work: :class:`PickLoop` times it apart."""
 
     def __init__(self, vid: str, n: int):
-        self.e = rl.env(own_variant(vid), n)
+        self.e = rl.env(vid, n)
         self.e.reset(seed=1)
         self.rng = random.Random(1)  # the engine loop's choices
         self.games = 1
@@ -81,7 +76,7 @@ class PickLoop:
     bytes read as bools (no copy), else the int8 mask itself."""
 
     def __init__(self, vid: str, n: int, as_bool: bool, count: int = 300):
-        e = rl.env(own_variant(vid), n)
+        e = rl.env(vid, n)
         e.reset(seed=2)
         rng = random.Random(2)
         self.masks = []
@@ -113,7 +108,7 @@ class EngineLoop:
     observation built from the view costs at least."""
 
     def __init__(self, vid: str, n: int, view: bool = False):
-        self.vid, self.n, self.view = own_variant(vid), n, view
+        self.vid, self.n, self.view = vid, n, view
         self.g = rk.new_game(self.vid, players=n, seed=1)
         self.rng = random.Random(1)
         self.games = 1
@@ -132,23 +127,53 @@ class EngineLoop:
         return CLOCK() - t
 
 
+LOOPS = {
+    "env": lambda vid, n: EnvLoop(vid, n),
+    "pick as bool": lambda vid, n: PickLoop(vid, n, as_bool=True),
+    "pick as int8": lambda vid, n: PickLoop(vid, n, as_bool=False),
+    "decision": lambda vid, n: EngineLoop(vid, n),
+    "decision with the view": lambda vid, n: EngineLoop(vid, n, view=True),
+}
+
+
+def _serve_loop(conn: Any, kind: str, vid: str, n: int, cpu: bool) -> None:
+    """A loop in a process of its own: runs ``k`` steps each time it is asked, and answers
+    with the seconds they took."""
+    global CLOCK
+    if cpu:
+        CLOCK = time.process_time
+    loop = LOOPS[kind](vid, n)
+    while (k := conn.recv()) is not None:
+        conn.send(loop.run(k))
+
+
 def interleaved(vid: str, n: int, steps: int, chunk: int = 1000) -> tuple[float, ...]:
     """µs per env step, per pick from the mask (read as bool), per pick (int8 mask), per
-    engine decision and per decision with the acting seat's view, timed in
-    alternating chunks of ``chunk`` steps so that a busy spell on the machine falls on all
-    alike; the loop that goes first turns round from chunk to chunk (a loop that follows
-    another on the same games may find a position's meld views already shared)."""
-    loops = [EnvLoop(vid, n), PickLoop(vid, n, as_bool=True), PickLoop(vid, n, as_bool=False),
-             EngineLoop(vid, n), EngineLoop(vid, n, view=True)]
-    spent = [0.0] * len(loops)
-    done = turn = 0
-    while done < steps:
-        k = min(chunk, steps - done)
-        for j in range(len(loops)):
-            i = (j + turn) % len(loops)
-            spent[i] += loops[i].run(k)
-        done += k
-        turn += 1
+    engine decision and per decision with the acting seat's view.  Each loop runs in a
+    process of its own (in one process the loops share the engine's caches, and their
+    figures depended on the order they ran in), and they take turns in chunks of ``chunk``
+    steps, so that a busy spell on the machine falls on all alike."""
+    ctx = multiprocessing.get_context("spawn")
+    workers = []
+    for kind in LOOPS:
+        mine, theirs = ctx.Pipe()
+        proc = ctx.Process(target=_serve_loop, args=(theirs, kind, vid, n, CLOCK is time.process_time),
+                           daemon=True)
+        proc.start()
+        workers.append((proc, mine))
+    spent = [0.0] * len(workers)
+    done = 0
+    try:
+        while done < steps:
+            k = min(chunk, steps - done)
+            for i, (_, conn) in enumerate(workers):
+                conn.send(k)
+                spent[i] += conn.recv()
+            done += k
+    finally:
+        for proc, conn in workers:
+            conn.send(None)
+            proc.join(timeout=10)
     us = [x / steps * 1e6 for x in spent]
     return us[0], us[1], us[2], us[3], us[4]
 
