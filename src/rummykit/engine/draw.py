@@ -15,6 +15,7 @@ from .flow import (
     eligible_buyers,
     event,
     finish_draw,
+    know,
     next_turn,
     open_buy_window,
     pop_discard,
@@ -73,7 +74,7 @@ def apply_take(setup: Setup, st: State, a: Action, check: bool) -> Action:
     seat = st.current
     c = pop_discard(st)
     st.hands[seat].append(c)
-    st.known[seat].append(c)
+    know(st, seat, c)
     st.taken = c
     st.phase = Phase.PLAY
     event(st, seat, "take", f"{seat_name(seat)} took {c} from the discard pile", card=str(c))
@@ -117,7 +118,7 @@ def _draw_both(setup: Setup, st: State, seat: int) -> None:
     if st.discard:
         c = pop_discard(st)
         st.hands[seat].append(c)
-        st.known[seat].append(c)
+        know(st, seat, c)
         event(st, seat, "take", f"{seat_name(seat)} had no discard and took {c} from the discard pile",
               card=str(c))
     s = pop_stock(setup, st)
@@ -174,7 +175,7 @@ def _buy(setup: Setup, st: State, seat: int, *, own_turn: bool) -> None:
     assert b is not None
     c = pop_discard(st)
     st.hands[seat].append(c)
-    st.known[seat].append(c)
+    know(st, seat, c)
     st.buys[seat] += 1
     st.kitty += b.cost
     extra = b.extra_cards_by_round.get(st.round_no, b.extra_cards)

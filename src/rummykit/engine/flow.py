@@ -8,6 +8,7 @@ modules (draw, melding, discard) call down into these; this module imports none 
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections import Counter
 from fractions import Fraction
 from typing import Any
@@ -65,6 +66,7 @@ def start_round(setup: Setup, st: State) -> None:
     st.protected = False
     st.contract_cache = {}  # a fresh dict: copies of the last round may still share the old one
     st.contract_words = None
+    st.buy_cap = None
     st.wh_solver = None
     reset_turn(st)
     gather_pack(setup, st)
@@ -139,6 +141,12 @@ def pop_discard(st: State) -> Card:
     return st.discard.pop()
 
 
+def know(st: State, seat: int, c: Card) -> None:
+    """``c`` went into ``seat``'s hand in public view.  The cards known in a hand are kept
+    sorted, as views show them (nothing else reads their order)."""
+    insort(st.known[seat], c)
+
+
 def forget(st: State, seat: int, c: Card) -> None:
     """``c`` left ``seat``'s hand in public view: one fewer card known to be there."""
     if c in st.known[seat]:
@@ -174,6 +182,17 @@ def buy_limit(setup: Setup, st: State) -> int | None:
     b = setup.spec.buying
     assert b is not None
     return b.limit_by_round.get(st.round_no, b.limit)
+
+
+def buy_cap(setup: Setup, st: State) -> int | None:
+    """Buys each seat may make this deal: None where this deal has no buying, or no limit
+    (kept for the deal, beside its number: a view asks every time)."""
+    memo = st.buy_cap
+    if memo is None or memo[0] != st.round_no:
+        sp = setup.spec
+        cap = buy_limit(setup, st) if sp.buying is not None and sp.buy_allowed(st.round_no) else None
+        memo = st.buy_cap = (st.round_no, cap)
+    return memo[1]
 
 
 def playable(st: State, c: Card) -> bool:

@@ -21,6 +21,7 @@ from .flow import (
     contract_text,
     event,
     forget,
+    know,
     seat_name,
     went_out,
     whole_hand_round,
@@ -509,7 +510,7 @@ def apply_swap(setup: Setup, st: State, a: Action, check: bool) -> Action:
     hand.remove(a.card)
     hand.append(wild)
     forget(st, seat, a.card)
-    st.known[seat].append(wild)
+    know(st, seat, wild)
     if setup.spec.swap != "to_hand":
         st.pending.append(wild)
     st.played_this_turn = True

@@ -15,6 +15,7 @@ everyone the public facts.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,11 +28,15 @@ from mypy_extensions import mypyc_attr
 from ..cards import TEXT, Card
 from ..melds import Rank, face_at, rebuild_recipe
 from .events import Event
-from .flow import buy_limit, contract_text
+from .flow import buy_cap, contract_text
 from .scoring import number
 from .state import TURN_STATE, Phase, Setup, State
 
 V = TypeVar("V", bound="ViewFields")
+
+# the turn state's keys, in order, and the place of "asked" among them
+TURN_KEYS: Final = tuple([key for key, _name, _kind in TURN_STATE])
+ASKED_AT: Final = TURN_KEYS.index("asked")
 
 
 @lru_cache(maxsize=4096)
@@ -75,7 +80,7 @@ class ViewFields:
                  scores: tuple[Fraction, ...], kitty: int, log: Sequence[Event],
                  last_round: Mapping[str, Any] | None, is_over: bool, winners: tuple[int, ...],
                  state_id: int, taken: Card | None, must_place: tuple[Card, ...],
-                 known: tuple[tuple[Card, ...], ...], turn_state: Mapping[str, Any],
+                 known: tuple[tuple[Card, ...], ...], turn_state: Mapping[str, Any] | tuple[Any, ...],
                  settlement: tuple[Fraction, ...] | None = None, log_length: int = -1) -> None:
         self.ruleset: Final = ruleset
         self.name: Final = name
@@ -111,7 +116,14 @@ class ViewFields:
         self.taken: Final = taken  # on the seat's own turn: the card it took from the discard pile
         self.must_place: Final = must_place  # on its own turn: swapped wilds it must still place
         self.known: Final = known  # cards seen going into each hand, not since played
-        self.turn_state: Final = turn_state  # state.TURN_STATE, typed (cards as Card)
+        # state.TURN_STATE, typed (cards as Card): its values in order (seen_view gives
+        # them so), made a read-only mapping when first read
+        if isinstance(turn_state, tuple):
+            self._turn: tuple[Any, ...] = turn_state
+            self._turn_map: Mapping[str, Any] | None = None
+        else:
+            self._turn = tuple([turn_state[k] for k in TURN_KEYS])
+            self._turn_map = turn_state
         self.settlement: Final = settlement
         self._json: dict[str, Any] | None = None  # the JSON-safe dict, once built
 
@@ -122,6 +134,21 @@ class ViewFields:
         if got is None:
             got = self._log = tuple(self._log_from[: self._log_length])
         return got
+
+    @property
+    def turn_state(self) -> Mapping[str, Any]:
+        """Where the turn stands (state.TURN_STATE's keys, in order), read-only."""
+        got = self._turn_map
+        if got is None:
+            got = self._turn_map = MappingProxyType(dict(zip(TURN_KEYS, self._turn, strict=True)))
+        return got
+
+    @property
+    def asked(self) -> int | None:
+        """The seat asked in an out-of-turn window (May I, buy, Shanghai, Rummy), or None:
+        ``turn_state["asked"]``."""
+        asked: int | None = self._turn[ASKED_AT]
+        return asked
 
     @property
     def discard_top(self) -> Card | None:
@@ -153,26 +180,70 @@ def meld_views(st: State) -> tuple[MeldView, ...]:
     return tuple(out)
 
 
+# each hand a view showed, as it sorted it last: id(list) -> (its cards then, in the list's
+# order; them sorted).  A hand changes by a card between most views: the sorted tuple is
+# then mended, not sorted anew (Cards, an int subclass, compare the slow way in a sort).
+# The cards are compared every time, so a list that died and left its id to another is
+# never taken for it.
+_SORTED: dict[int, tuple[tuple[Card, ...], tuple[Card, ...]]] = {}
+_SORTED_MAX = 4096  # then it starts afresh
+
+
+def sorted_hand(cards: list[Card]) -> tuple[Card, ...]:
+    """``cards`` (a hand) sorted by suit, then rank, as a tuple."""
+    now = tuple(cards)
+    key = id(cards)
+    got = _SORTED.get(key)
+    out: tuple[Card, ...] | None = None
+    if got is not None:
+        was, done = got
+        if now == was:
+            return done
+        n, m = len(now), len(was)
+        if n == m + 1 and now[:m] == was:  # one card came, at the end
+            c = now[m]
+            i = bisect_left(done, c)
+            out = done[:i] + (c,) + done[i:]
+        elif n + 1 == m:  # one card left
+            j = 0
+            while j < n and now[j] is was[j]:
+                j += 1
+            if now[j:] == was[j + 1:]:
+                i = done.index(was[j])
+                out = done[:i] + done[i + 1:]
+    if out is None:
+        out = tuple(sorted(now))
+    if len(_SORTED) >= _SORTED_MAX:
+        _SORTED.clear()
+    _SORTED[key] = (now, out)
+    return out
+
+
+def turn_values(st: State) -> tuple[Any, ...]:
+    """Where the turn stands, as every seat saw it: the values of state.TURN_STATE's keys,
+    in order (its lists as tuples).  Written out key by key (a test holds it to TURN_STATE):
+    in compiled code that is a fifth of the cost of reading the fields by name."""
+    return (
+        st.turn_index,
+        tuple(st.discard_by),
+        tuple(st.down_turn),
+        tuple(st.played_before),
+        st.asked,
+        tuple(st.queue),
+        st.call_kind,
+        st.protected,
+        st.last_taker,
+        st.taken,
+        tuple(st.pending),
+        st.melds_this_turn,
+        st.played_this_turn,
+        st.skip_draw,
+    )
+
+
 def turn_state(st: State) -> MappingProxyType[str, Any]:
-    """Where the turn stands, as every seat saw it: state.TURN_STATE's keys, in order (its
-    lists as tuples).  Written out key by key (a test holds it to TURN_STATE): in compiled
-    code that is a fifth of the cost of reading the fields by name."""
-    return MappingProxyType({
-        "turn_index": st.turn_index,
-        "discarded_by": tuple(st.discard_by),
-        "down_turn": tuple(st.down_turn),
-        "played_before": tuple(st.played_before),
-        "asked": st.asked,
-        "queue": tuple(st.queue),
-        "call_kind": st.call_kind,
-        "protected": st.protected,
-        "last_taker": st.last_taker,
-        "taken": st.taken,
-        "pending": tuple(st.pending),
-        "melds_this_turn": st.melds_this_turn,
-        "played_this_turn": st.played_this_turn,
-        "skip_draw": st.skip_draw,
-    })
+    """:func:`turn_values` under their keys, read-only."""
+    return MappingProxyType(dict(zip(TURN_KEYS, turn_values(st), strict=True)))
 
 
 def own_turn(st: State, seat: int | None) -> bool:
@@ -185,22 +256,17 @@ def seen_view(setup: Setup, st: State, seat: int | None, cls: Callable[..., V]) 
     """``seat``'s view (``None``: a spectator's: no hand, no own-turn facts), built by
     ``cls`` (view.py's View) from the fields in order."""
     sp = setup.spec
-    lim: int | None = None
-    if sp.buying is not None and sp.buy_allowed(st.round_no):
-        lim = buy_limit(setup, st)
+    lim = buy_cap(setup, st)
     mine = own_turn(st, seat)
     asked = st.asked
     hands = st.hands
     over = st.is_over
     settlement = st.settlement
-    known: list[tuple[Card, ...]] = []
-    for k in st.known:
-        known.append(tuple(sorted(k)) if k else ())
     return cls(
         sp.id, sp.name, seat, setup.n, st.round_no, setup.deals, st.dealer, contract_text(setup, st),
         asked if asked is not None else st.current, st.current,
         Phase.OVER if over else st.phase,
-        () if seat is None else tuple(sorted(hands[seat])),  # Cards sort by suit, then rank
+        () if seat is None else sorted_hand(hands[seat]),
         tuple([len(h) for h in hands]), len(st.stock), tuple(st.discard),
         meld_views(st),
         tuple(st.down), tuple(st.buys),
@@ -209,8 +275,8 @@ def seen_view(setup: Setup, st: State, seat: int | None, cls: Callable[..., V]) 
         tuple(st.winners), st.state_id,
         st.taken if mine else None,
         tuple(st.pending) if mine else (),
-        tuple(known),
-        turn_state(st),
+        tuple([tuple(k) for k in st.known]),  # (kept sorted: flow.know)
+        turn_values(st),
         None if not over or settlement is None else tuple(settlement),
         len(st.log),
     )

@@ -123,6 +123,7 @@ class State:
     # -- derived, per round: answers that depend on the round's facts alone (shared by copies)
     contract_cache: dict[tuple[int, ...], list[Reading] | None] = field(default_factory=dict)
     contract_words: tuple[int, str] | None = None  # (the deal's number, its contract in words)
+    buy_cap: tuple[int, int | None] | None = None  # (the deal's number, buys a seat may make, or None)
     wh_solver: Solver | None = None
     legal: list[Action] | None = None  # the legal actions now, once asked
 
@@ -150,7 +151,7 @@ class State:
         return tuple(f.name for f in fields(cls) if f.name not in _DERIVED)
 
 
-_DERIVED = frozenset({"contract_cache", "contract_words", "wh_solver", "legal"})
+_DERIVED = frozenset({"contract_cache", "contract_words", "buy_cap", "wh_solver", "legal"})
 _DEEP = frozenset({"rng", "hands", "known", "table", "legal"})
 # lists of immutable things (cards, seats, numbers, events, result dicts never changed)
 _LIST_FIELDS = ("scores", "history", "actions", "winners", "stock", "discard", "discard_by", "down",

@@ -101,7 +101,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             self._acting = -1
             self._seen: tuple[int, View] | None = None
             self._table: dict[int, Action] = {}
-            self._mask = bytearray(self.space.size)
+            self._mask: bytearray | None = bytearray(self.space.size)
             return
         seat = self._acting = g.current_player
         self.agent_selection = self.possible_agents[seat]
@@ -120,9 +120,16 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
         if seat == self._acting:
-            obs = self._observers[seat].update(self._view(seat), self._melds)
-            # a fresh, writable int8 array each call: a copy of the step's mask bytes
-            return {"observation": obs, "action_mask": np.frombuffer(bytearray(self._mask), dtype=np.int8)}
+            seen = self._seen
+            assert seen is not None
+            obs = self._observers[seat].update(seen[1], self._melds)  # (the step's view)
+            # a fresh, writable int8 array each call: the step's mask bytes the first time
+            # (the caller may write to them), made again from the ids after that
+            mask = self._mask
+            if mask is None:
+                mask = self.codec.mask_bytes(self._table)
+            self._mask = None
+            return {"observation": obs, "action_mask": np.frombuffer(mask, dtype=np.int8)}
         obs = self._observers[seat].update(self._view(seat))
         return {"observation": obs, "action_mask": np.zeros(self.space.size, dtype=np.int8)}
 
@@ -147,9 +154,11 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             return
         g = self.game
         assert g is not None
-        act = self.action_of(action) if action is not None else None
-        if act is None:
+        if action is None:
             raise ValueError("a live agent must act: None is only for agents already done")
+        act = self._table.get(action) if type(action) is int else None
+        if act is None:
+            act = self.action_of(action)  # (a numpy integer; or not legal: the error)
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:  # (rewards come only at a deal's end: the dicts stay as they are)
             self._clear_rewards()

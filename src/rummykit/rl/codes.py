@@ -29,10 +29,14 @@ def number_actions(legal: Sequence[Any], melds: Sequence[Any], encode: Callable[
     k = 0
     for a in legal:  # (Any: each kind's fields are read after its type is known)
         t = type(a)
+        card: int  # (a Card is an int: read as one, it is not converted by a call)
         if t is Discard:
-            i = discard + int(a.card)
+            card = a.card
+            i = discard + card
         elif t is LayOff and a.meaning is None:
-            i = layoff + int(a.card) * slots + int(a.meld)
+            card = a.card
+            meld: int = a.meld
+            i = layoff + card * slots + meld
         elif t is Draw:
             i = 5 if a.both else 0
         elif t is Take:

@@ -200,10 +200,14 @@ class ActionCodec:
 
     def mask(self, table: Mapping[int, Action]) -> np.ndarray:
         """The int8 mask of the ids in ``table`` (a fresh, writable array)."""
+        return np.frombuffer(self.mask_bytes(table), dtype=np.int8)
+
+    def mask_bytes(self, table: Mapping[int, Action]) -> bytearray:
+        """The mask of the ids in ``table`` as bytes, 0 or 1 for each id."""
         m = bytearray(self.space.size)  # set byte by byte: cheaper than numpy's fancy indexing
         for i in table:
             m[i] = 1
-        return np.frombuffer(m, dtype=np.int8)
+        return m
 
 
 class ObservationEncoder:

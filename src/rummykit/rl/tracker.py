@@ -76,7 +76,7 @@ class Tracker:
         rel = self.order
         me = self.me
         hand: tuple[int, ...] = view.hand  # (Cards: ints), sorted
-        if hand != self.hand:
+        if hand is not self.hand and hand != self.hand:  # (a view shares an unchanged hand)
             self.move_sorted(0, self.hand, hand)
             self.hand = hand
         pile: tuple[int, ...] = view.discard_pile
@@ -94,12 +94,12 @@ class Tracker:
         last = self.known
         for r in range(1, n):
             seen = known[rel[r]]  # sorted
-            if seen != last[r]:
+            if seen is not last[r] and seen != last[r]:
                 self.move_sorted((2 + r) * FACES, last[r], seen)
                 last[r] = seen
         self.write_table(view.melds)
         sizes: tuple[int, ...] = view.hand_sizes
-        if sizes != self.sizes:
+        if sizes is not self.sizes and sizes != self.sizes:
             at = self.o_sizes
             for r in range(n):
                 buf[at + r] = sizes[rel[r]] / 20
@@ -128,7 +128,7 @@ class Tracker:
             buf[turn_at] = 1.0
             self.ones = [self.phase_at, turn_at]
         seat = self.seat
-        asked = 1.0 if seat is not None and view.turn_state["asked"] == seat else 0.0
+        asked = 1.0 if seat is not None and view.asked == seat else 0.0
         if asked != self.asked:
             buf[self.o_asked] = asked
             self.asked = asked
