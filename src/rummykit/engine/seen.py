@@ -159,8 +159,8 @@ class ViewFields:
 
 # the table's meld views, shared while a meld stays as it is: (number, owner, kind, cards,
 # suit, lo, rank) -> MeldView.  Views are frozen, so any game may share one.
-_MELD_VIEWS: dict[tuple[Any, ...], MeldView] = {}
-_MELD_VIEWS_MAX = 4096  # then it starts afresh
+_MELD_VIEWS: Final[dict[tuple[Any, ...], MeldView]] = {}
+_MELD_VIEWS_MAX: Final = 4096  # then it starts afresh
 
 
 def meld_views(st: State) -> tuple[MeldView, ...]:
@@ -185,8 +185,8 @@ def meld_views(st: State) -> tuple[MeldView, ...]:
 # then mended, not sorted anew (Cards, an int subclass, compare the slow way in a sort).
 # The cards are compared every time, so a list that died and left its id to another is
 # never taken for it.
-_SORTED: dict[int, tuple[tuple[Card, ...], tuple[Card, ...]]] = {}
-_SORTED_MAX = 4096  # then it starts afresh
+_SORTED: Final[dict[int, tuple[tuple[Card, ...], tuple[Card, ...]]]] = {}
+_SORTED_MAX: Final = 4096  # then it starts afresh
 
 
 def sorted_hand(cards: list[Card]) -> tuple[Card, ...]:
