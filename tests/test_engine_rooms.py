@@ -251,6 +251,25 @@ def test_what_a_seat_sees_is_read_from_the_state_field_for_field(vid: str, seed:
                 assert type(getattr(v, f)) is type(getattr(ref, f)), f
 
 
+@settings(max_examples=20, deadline=None)
+@given(vid=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10_000))
+def test_every_view_shows_the_hand_and_the_known_cards_sorted_at_every_step(vid: str, seed: int):
+    """A view mends the hand it sorted last (a card came or left) and the state keeps the
+    known cards in order: at every step of a game, for every seat, they are the state's
+    cards sorted, as a plain sort gives them."""
+    g = rk.new_game(vid, players=rk.get_variant(vid).spec.players[0], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(300):
+        if g.is_over:
+            break
+        for seat in range(g.n):
+            v = g.observe(seat)
+            assert v.hand == tuple(sorted(g.state.hands[seat]))
+            assert v.known == tuple(tuple(sorted(k)) for k in g.state.known)
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
+
+
 @pytest.mark.parametrize("read_first", [False, True])
 def test_a_views_log_is_the_log_when_it_was_taken_however_the_game_goes_on(read_first):
     """A View keeps the deal's log list and its length, and copies it only when read: read
