@@ -241,11 +241,6 @@ def turn_values(st: State) -> tuple[Any, ...]:
     )
 
 
-def turn_state(st: State) -> MappingProxyType[str, Any]:
-    """:func:`turn_values` under their keys, read-only."""
-    return MappingProxyType(dict(zip(TURN_KEYS, turn_values(st), strict=True)))
-
-
 def own_turn(st: State, seat: int | None) -> bool:
     """Whether it is ``seat``'s own turn (drawing or playing): only then does its view show
     the card it took from the discard pile and the wilds it must still place."""
