@@ -305,7 +305,7 @@ def make_setup(variant: Variant, *, players: int, seed: int, options: Mapping[st
     return Setup(variant=variant, spec=spec, base_variant=base, options=dict(options or {}), n=players,
                  seed=seed, values=tuple(spec.values_table()), decks=decks, jokers=jokers,
                  stacked=None if cards is None else tuple(cards),
-                 first_dealer=first_dealer(seed, players, dealer), first_round=first_round)
+                 first_dealer=first_dealer(seed, players, dealer), first_round=first_round, deals=deals)
 
 
 def new_game(

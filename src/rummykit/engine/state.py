@@ -55,6 +55,7 @@ class Setup:
     stacked: tuple[Card, ...] | None  # the first deal's stacked pack, top card first
     first_dealer: int
     first_round: int
+    deals: int | None  # how many deals the match has (spec.num_deals()), None: played to a target
 
     def __reduce__(self) -> tuple[Any, ...]:
         return rebuild_recipe(self)
@@ -62,10 +63,6 @@ class Setup:
     @property
     def pack_size(self) -> int:
         return 52 * self.decks + self.jokers
-
-    @property
-    def deals(self) -> int | None:
-        return self.variant.spec.num_deals()
 
 
 @dataclass(slots=True, kw_only=True)

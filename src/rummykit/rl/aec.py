@@ -22,6 +22,7 @@ from ..engine.view import View
 from ..rules.registry import Variant, get_variant
 from .encoding import ActionCodec, ActionSpace, ObservationEncoder, SeatObserver
 
+INT8 = np.dtype(np.int8)  # (given positionally, numpy reads the mask's dtype at half the cost)
 SCORE_SCALE = 100.0  # reward="score": a deal's points divided by this
 RENDER_MODES = ("human", "ansi")
 
@@ -129,9 +130,9 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             if mask is None:
                 mask = self.codec.mask_bytes(self._table)
             self._mask = None
-            return {"observation": obs, "action_mask": np.frombuffer(mask, dtype=np.int8)}
+            return {"observation": obs, "action_mask": np.frombuffer(mask, INT8)}
         obs = self._observers[seat].update(self._view(seat))
-        return {"observation": obs, "action_mask": np.zeros(self.space.size, dtype=np.int8)}
+        return {"observation": obs, "action_mask": np.zeros(self.space.size, INT8)}
 
     def action_of(self, action_id: int) -> Action:
         """The engine action id ``action_id`` stands for now; ValueError if it is not legal."""

@@ -10,6 +10,7 @@ games.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,8 @@ class Tracker:
         self.me = me
         self.order: list[int] = [(me + k) % n for k in range(n)]  # seats relative to the observer
         self.slots, self.slot_width = slots, slot_width
+        # a slot's width of zeros, written over a slot in one slice (not value by value)
+        self.blank: Any = memoryview(array("f", bytes(4 * slot_width)))
         self.kinds, self.phases, self.contract_of = kinds, phases, contract_of
         self.o_table = offsets["table"]
         self.o_sizes = offsets["hand_sizes"]
@@ -211,8 +214,7 @@ class Tracker:
                 continue  # the same (frozen) meld view as last time: the engine shares them
             if was is None or m.cards != was.cards or m.kind != was.kind or m.owner != was.owner:
                 at = at0 + i * width
-                for j in range(width):
-                    buf[at + j] = 0.0
+                buf[at: at + width] = self.blank
                 for c in m.cards:
                     buf[at + c] = buf[at + c] + 1.0
                 buf[at + FACES + self.kinds[m.kind]] = 1.0
@@ -222,6 +224,5 @@ class Tracker:
             if last[i] is None:
                 break  # slots are filled in order: none further was set
             at = at0 + i * width
-            for j in range(width):
-                buf[at + j] = 0.0
+            buf[at: at + width] = self.blank
             last[i] = None
