@@ -1,7 +1,7 @@
 """The RL environment's cost per step beside the engine's own cost per decision (figures only).
 
     pip install -e '.[rl,bench]'     # OpenSpiel and RLCard, both optional
-    python bench/rl_bench.py [--steps N] [--cpu]
+    python bench/rl_bench.py [--steps N] [--cpu] [--parts]
 
 Random play throughout.  An *env step* is what the environment does per move: the acting
 seat's observation and legal-action ids, then the move (rummykit: ``observe()`` + ``step()``;
@@ -21,7 +21,7 @@ actions, then the move (rummykit: ``legal_actions()`` + ``apply()``; OpenSpiel:
 ``game.step()``).  New games and (OpenSpiel) chance nodes are inside the timed loop.  With
 OpenSpiel or RLCard (``pip install rlcard``, 1.2.0) installed it times their gin rummy and
 prints every figure as a ratio to rummykit's basic 2-player one; without them it says "not
-installed"."""
+installed".  ``--parts`` also prints where an env step's time goes, piece by piece."""
 
 from __future__ import annotations
 
@@ -39,6 +39,8 @@ import numpy as np  # noqa: E402
 
 import rummykit as rk  # noqa: E402
 import rummykit.rl as rl  # noqa: E402
+from rummykit.rl.aec import INT8  # noqa: E402
+from rummykit.rl.encoding import MELD_OPTIONS  # noqa: E402
 
 CLOCK = time.perf_counter  # --cpu: time.process_time (this process's CPU time, for a busy machine)
 
@@ -231,10 +233,69 @@ def rlcard_us(steps: int, env_step: bool) -> float | None:
     return (CLOCK() - t) / steps * 1e6
 
 
+PARTS = ("the view", "legal actions", "numbering (ids, mask bytes)", "observer update",
+         "observation copy", "mask array", "apply")
+
+
+def parts_us(vid: str, n: int, steps: int) -> dict[str, float]:
+    """Where an env step's time goes: the environment's work for each step done piece by
+    piece (as ``RummyEnv`` does it), a clock read around each piece; µs per step.  The
+    clock reads add about 0.1 µs to each piece."""
+    e = rl.env(vid, n)
+    e.reset(seed=1)
+    rng = random.Random(1)
+    spent = dict.fromkeys(PARTS, 0.0)
+    games = 1
+    for _ in range(steps):
+        g = e.game
+        if g.is_over:
+            games += 1
+            e.reset(seed=games)
+            g = e.game
+        t0 = CLOCK()
+        seat = g.current_player
+        view = g.observe(seat)
+        t1 = CLOCK()
+        legal = g.legal_actions()
+        t2 = CLOCK()
+        melds: list[Any] = []
+        _, mask = e.codec.numbered(legal, view.melds, melds)
+        t3 = CLOCK()
+        observer = e._observers[seat]
+        observer._tracker.update(view, [m.cards() for m in melds[:MELD_OPTIONS]] if melds else [])
+        t4 = CLOCK()
+        observer.x.copy()
+        t5 = CLOCK()
+        np.frombuffer(mask, INT8)
+        t6 = CLOCK()
+        act = legal[rng.randrange(len(legal))]
+        t7 = CLOCK()
+        g.apply(act)
+        t8 = CLOCK()
+        took = (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5, t8 - t7)
+        for name, d in zip(PARTS, took, strict=True):
+            spent[name] += d
+    return {name: d / steps * 1e6 for name, d in spent.items()}
+
+
+def print_parts(steps: int) -> None:
+    for vid, n in (("contract", 4), ("basic", 2)):
+        us = parts_us(vid, n, steps)
+        decision = us["legal actions"] + us["apply"]
+        print(f"\nrummykit {vid} {n}p: where an env step's time goes "
+              "(µs; ÷ the decision, legal actions + apply)")
+        for name, x in us.items():
+            print(f"  {name:<30}{x:>7.2f}{x / decision:>7.2f}")
+        added = sum(us.values()) - decision
+        print(f"  {'all the env adds':<30}{added:>7.2f}{added / decision:>7.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--steps", type=int, default=5000)
     ap.add_argument("--cpu", action="store_true", help="time in CPU time, not wall clock (a busy machine)")
+    ap.add_argument("--parts", action="store_true",
+                    help="also: where an env step's time goes, piece by piece (wall clock)")
     args = ap.parse_args()
     global CLOCK
     if args.cpu:
@@ -261,6 +322,9 @@ def main() -> None:
     print("\nthe view's share (any observation read from view(seat) pays it):")
     for line in floors:
         print("  " + line)
+    if args.parts:
+        CLOCK = time.perf_counter  # (process_time ticks too coarsely for one piece)
+        print_parts(args.steps)
 
 
 if __name__ == "__main__":
