@@ -128,7 +128,7 @@ def _shanghai_on_discard(setup: Setup, st: State, lay: LayOff) -> None:
     hand = st.hands[caller]
     took = hand.pop(st.rng.randrange(len(hand)))
     st.hands[discarder].append(took)
-    st.known[caller] = []  # any of them may be the card drawn at random
+    st.known[caller] = ()  # any of them may be the card drawn at random
     event(st, caller, "shanghai",
           f"{seat_name(caller)} called Shanghai and laid {c} off on meld {lay.meld + 1}; "
           f"{seat_name(discarder)} drew a card at random from {seat_name(caller)}'s hand",

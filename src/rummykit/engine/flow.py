@@ -8,7 +8,7 @@ modules (draw, melding, discard) call down into these; this module imports none 
 from __future__ import annotations
 
 import random
-from bisect import insort
+from bisect import bisect_right
 from collections import Counter
 from fractions import Fraction
 from typing import Any
@@ -54,7 +54,7 @@ def start_round(setup: Setup, st: State) -> None:
     st.down_turn = [-1] * n
     st.played_before = [False] * n
     st.buys = [0] * n
-    st.known = [[] for _ in range(n)]
+    st.known = [() for _ in range(n)]
     st.log = []
     st.stock_reuses = 0
     st.turn_index = 0
@@ -142,15 +142,20 @@ def pop_discard(st: State) -> Card:
 
 
 def know(st: State, seat: int, c: Card) -> None:
-    """``c`` went into ``seat``'s hand in public view.  The cards known in a hand are kept
-    sorted, as views show them (nothing else reads their order)."""
-    insort(st.known[seat], c)
+    """``c`` went into ``seat``'s hand in public view.  The cards known in a hand are a
+    sorted tuple, as views show them, replaced when it changes: views and copies of the
+    state share it (nothing else reads their order)."""
+    k = st.known[seat]
+    i = bisect_right(k, c)
+    st.known[seat] = k[:i] + (c,) + k[i:]
 
 
 def forget(st: State, seat: int, c: Card) -> None:
     """``c`` left ``seat``'s hand in public view: one fewer card known to be there."""
-    if c in st.known[seat]:
-        st.known[seat].remove(c)
+    k = st.known[seat]
+    if c in k:
+        i = k.index(c)
+        st.known[seat] = k[:i] + k[i + 1:]
 
 
 def contract(setup: Setup, st: State) -> tuple[Any, ...]:

@@ -103,7 +103,7 @@ class Determinizer:
         st.hands = [list(v.hand) if s == v.seat else list(v.known[s]) for s in range(n)]
         st.discard = list(v.discard_pile)
         st.table = table_from_melds(v.melds, rules, sp.wild_limit_on_layoffs)
-        st.known = [list(k) for k in v.known]
+        st.known = list(v.known)
         st.down = list(v.down)
         st.buys = list(v.buys)
         st.log = list(v.log)

@@ -270,7 +270,7 @@ def seen_view(setup: Setup, st: State, seat: int | None, cls: Callable[..., V]) 
         tuple(st.winners), st.state_id,
         st.taken if mine else None,
         tuple(st.pending) if mine else (),
-        tuple([tuple(k) for k in st.known]),  # (kept sorted: flow.know)
+        tuple(st.known),  # (sorted tuples, shared: flow.know)
         turn_values(st),
         None if not over or settlement is None else tuple(settlement),
         len(st.log),

@@ -98,7 +98,7 @@ class State:
     down_turn: list[int] = field(default_factory=list)  # the turn index each seat went down
     played_before: list[bool] = field(default_factory=list)  # for going rummy
     buys: list[int] = field(default_factory=list)
-    known: list[list[Card]] = field(default_factory=list)  # seen going into a hand, not since played
+    known: list[tuple[Card, ...]] = field(default_factory=list)  # seen going into a hand, not since played
     log: list[Event] = field(default_factory=list)
     stock_reuses: int = 0
     turn_index: int = 0
@@ -137,7 +137,6 @@ class State:
             setattr(c, name, list(value))
         c.rng = rng
         c.hands = [list(h) for h in self.hands]
-        c.known = [list(k) for k in self.known]
         c.table = [m.copy() for m in self.table]
         c.legal = None
         return c
@@ -149,10 +148,10 @@ class State:
 
 
 _DERIVED = frozenset({"contract_cache", "contract_words", "buy_cap", "wh_solver", "legal"})
-_DEEP = frozenset({"rng", "hands", "known", "table", "legal"})
-# lists of immutable things (cards, seats, numbers, events, result dicts never changed)
+_DEEP = frozenset({"rng", "hands", "table", "legal"})
+# lists of immutable things (cards, seats, numbers, tuples of cards, events, result dicts never changed)
 _LIST_FIELDS = ("scores", "history", "actions", "winners", "stock", "discard", "discard_by", "down",
-                "down_turn", "played_before", "buys", "log", "queue", "pending")
+                "down_turn", "played_before", "buys", "log", "queue", "pending", "known")
 _PLAIN_FIELDS = tuple(f.name for f in fields(State) if f.name not in _DEEP and f.name not in _LIST_FIELDS)
 _plain_values = attrgetter(*_PLAIN_FIELDS)
 _list_values = attrgetter(*_LIST_FIELDS)
