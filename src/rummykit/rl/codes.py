@@ -27,25 +27,27 @@ def number_actions(legal: Sequence[Any], melds: Sequence[Any], encode: Callable[
     out: dict[int, Action] = {}
     mask = bytearray(size)
     k = 0
+    # the classes as locals: compiled, a module global is a dict lookup at every use
+    discard_t, layoff_t, draw_t, take_t, buy_t, pass_t, meld_t = Discard, LayOff, Draw, Take, Buy, Pass, Meld
     for a in legal:  # (Any: each kind's fields are read after its type is known)
         t = type(a)
         card: int  # (a Card is an int: read as one, it is not converted by a call)
-        if t is Discard:
+        if t is discard_t:
             card = a.card
             i = discard + card
-        elif t is LayOff and a.meaning is None:
+        elif t is layoff_t and a.meaning is None:
             card = a.card
             meld: int = a.meld
             i = layoff + card * slots + meld
-        elif t is Draw:
+        elif t is draw_t:
             i = 5 if a.both else 0
-        elif t is Take:
+        elif t is take_t:
             i = 1
-        elif t is Buy:
+        elif t is buy_t:
             i = 2
-        elif t is Pass:
+        elif t is pass_t:
             i = 3
-        elif t is Meld:
+        elif t is meld_t:
             if k >= meld_options:
                 continue
             i = first_meld + k

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from ..engine.seen import MeldView, ViewFields
 
-FACES = 53  # card faces: 52 and the joker
+FACES: Final = 53  # card faces: 52 and the joker
 
 
 class Tracker:
