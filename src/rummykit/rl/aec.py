@@ -18,8 +18,7 @@ from pettingzoo.utils.env import AECEnv
 
 from ..engine.actions import Action, Meld
 from ..engine.game import Game, new_game
-from ..engine.seen import seen_view
-from ..engine.view import View
+from ..engine.view import View, observe
 from ..rules.registry import Variant, get_variant
 from .encoding import ActionCodec, ActionSpace, ObservationEncoder, SeatObserver
 
@@ -107,7 +106,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             return
         seat = self._acting = g.current_player
         self.agent_selection = self.possible_agents[seat]
-        view = seen_view(g.setup, g.state, seat, View)  # g.observe(seat), the seat known good
+        view = observe(g.setup, g.state, seat)  # g.observe(seat) without its seat check: the engine's own
         self._seen = (seat, view)  # the acting seat's view, built once per step
         self._table, self._mask = self.codec.numbered(g.legal_actions(), view.melds, self._melds)
 
