@@ -1,6 +1,7 @@
 """Rules of shanghai, shanghai-powe, shanghai-kolsov, progressive, ten-card and seven-hand
 (the out-of-turn calls and unusual turns)."""
 
+import random
 from fractions import Fraction
 
 import pytest
@@ -146,6 +147,58 @@ def test_powe_never_goes_out_by_discarding():
     g.hands[1] = rk.parse_cards("KC")
     g.state.legal = None  # the position was set by hand: ask afresh
     illegal(g, "discard KC", "may not go out by discarding")
+
+
+def _down_with_a_joker_run(vid, set_cards, hand_size):
+    """Seat 1 melds a set and 3H JK 5H 6H in deal 2 and the turn comes back to it (after its
+    draw): the table as given, seat 1 ready to play."""
+    s0 = "AS 2S 6C 3C 3D TH JH QH 4D 5S 6S"
+    s2 = "2D 4S 4C 5D 6D TS TS JS QD KD 9H"
+    s1 = f"{set_cards} 3H JK 5H 6H 9C 9D KC QC"
+    hands = [" ".join(h.split()[:hand_size]) for h in (s0, s1, s2)]
+    g = deal(vid, hands, "KS", "8C 2C 3S 4H 5C 6D", first_round=2)
+    play(g, "draw", "pass", "pass", f"meld {set_cards.replace('JK', 'JK=7')} / 3H JK=4H 5H 6H", "discard 8C")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass")
+    assert g.current_player == 1 and g.phase == "play"
+    return g
+
+
+def test_shanghai_swap_frees_the_joker_for_its_own_run_when_every_meld_holds_one():
+    """At most one joker a meld: the freed JK is judged against the table after the swap,
+    where 3H 4H 5H 6H holds none (it went wrong: every meld still counted its joker)."""
+    g = _down_with_a_joker_run("shanghai", "7H 7S JK", 11)
+    assert rk.Swap(P("4H")[0], 1) in g.legal_actions()
+    play(g, "swap 4H 2", "layoff JK=7H 2")
+    assert g.view(1)["melds"][1] == ["3H", "4H", "5H", "6H", "JK"]
+
+
+def test_powe_no_swap_that_leaves_one_card_neither_playable_nor_discardable():
+    """Powe never goes out by discarding: swapping 4H for the JK with 4H KC in hand would
+    leave KC alone once the JK is laid off (it went wrong: the swap was offered, and then
+    only combination's "draw both" was left)."""
+    g = _down_with_a_joker_run("shanghai-powe", "7H 7S 7D", 10)
+    g.hands[1] = P("4H KC")
+    g.state.legal = None  # the position was set by hand: ask afresh
+    assert [a.text() for a in g.legal_actions() if isinstance(a, (rk.Swap, rk.Draw))] == []
+    illegal(g, "swap 4H 2", "neither play nor discard")
+    g.hands[1] = P("4H 7C")  # 7C goes on the 7s once the JK is laid off: the swap is fine
+    g.state.legal = None
+    play(g, "swap 4H 2", "layoff JK=7H 2", "layoff 7C 1")
+    assert g.state.history[-1]["winner"] == 1
+
+
+def test_powe_greedy_play_is_never_left_with_only_draw_both():
+    """"Draw both" is combination's way out of a hand with no legal discard; powe must never
+    need it.  Seed 1, swapping and laying off whenever it can, reached it in deal 2."""
+    g = rk.new_game("shanghai-powe", players=3, seed=1)
+    rng = random.Random(1)
+    while not g.is_over and g.round_no <= 3:
+        acts = g.legal_actions()
+        assert not any(isinstance(a, rk.Draw) and a.both for a in acts), (g.round_no, g.actions[-4:])
+        eager = [a for a in acts if isinstance(a, (rk.Swap, rk.Meld, rk.LayOff, rk.Buy))]
+        g.apply(rng.choice(eager) if eager and rng.random() < 0.85 else rng.choice(acts))
 
 
 def test_kolsov_ten_deals():

@@ -451,16 +451,38 @@ def swap_options(setup: Setup, st: State, seat: int) -> list[Action]:
 
 
 def why_not_follow_up(setup: Setup, st: State, seat: int, act: Swap) -> str | None:
-    """A swapped wild that must be laid the same turn needs somewhere to go."""
+    """A swapped wild that must be laid the same turn needs somewhere to go, and laying it
+    there must not leave a position the player cannot end the turn from."""
     mode = setup.spec.swap
     rules = st.rules
     assert rules is not None and st.solver is not None
     m = st.table[act.meld]
-    wild = m.cards[m.swappable(rules)[act.card]]
+    at = m.swappable(rules)[act.card]
+    wild = m.cards[at]
     if mode in ("layoff_same_turn", "table_same_turn"):
-        if any(t.layoff_meanings(wild, rules) for t in st.table):
-            return None
-        return f"The {wild} you would take could not be laid off anywhere this turn"
+        # judged on the table and the hand as the swap leaves them (the run holds the natural
+        # card and one wild fewer: a one-wild-a-meld rule lets the wild back onto it), then
+        # put back exactly as they were
+        hand = st.hands[seat]
+        before = list(hand)
+        m.cards[at] = act.card
+        m.wilds -= 1
+        hand.remove(act.card)
+        hand.append(wild)
+        try:
+            why = f"The {wild} you would take could not be laid off anywhere this turn"
+            for i, t in enumerate(st.table):
+                for meaning in t.layoff_meanings(wild, rules):
+                    left = why_not_leave(setup, st, seat, [wild], onto=LayOff(wild, i, meaning))
+                    if left is None:
+                        return None
+                    why = (f"If you swapped {act.card} for the {wild} and laid it off, "
+                           f"{left[0].lower()}{left[1:]}")
+            return why
+        finally:
+            m.cards[at] = wild
+            m.wilds += 1
+            hand[:] = before
     if mode == "new_meld_same_turn":
         cnt = [0] * 53
         for c in st.hands[seat]:
