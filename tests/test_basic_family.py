@@ -367,6 +367,19 @@ def test_every_round_ends_max_turns_ends_a_basic_round_nobody_out_scored_as_bloc
     assert sum(result["points"]) == sum(v - low for v in result["hand_values"])
 
 
+def test_every_round_ends_max_turns_ends_a_traditional_round_as_its_stalemate_nobody_scores():
+    """RULES.md 4.5: scored as the ruleset scores a round nobody went out of; in traditional
+    that is the stalemate, where nobody scores (it was scored as Block Rummy)."""
+    g = rk.new_game("traditional", players=2, seed=1, options={"max_turns": 20})
+    for _ in range(500):
+        if g.history:
+            break
+        g.apply(g.legal_actions()[0])
+    result = g.history[0]
+    assert result["winner"] is None and result["ended_by"] == "stalemate" and result["limit"] == "max_turns"
+    assert all(p == 0 for p in result["points"])
+
+
 def test_every_round_ends_by_default_the_readme_first_move_loop_ends():
     assert rk.get_variant("basic").spec.max_turns == 1000
     g = rk.new_game("basic", players=2, seed=1)
