@@ -353,6 +353,49 @@ def test_seven_hand_pat_round_refused_with_one_card_left_over():
     assert g2.history[-1]["winner"] == 1
 
 
+def test_seven_hand_pat_round_goes_down_before_drawing_with_the_hand_as_held():
+    """"3 sets pat": seat 1 holds three sets in its 11 cards at the start of deal 6 and goes
+    out before drawing."""
+    g = deal("seven-hand", SEVEN, "KS", "KC", first_round=6)
+    assert g.phase == "draw" and any(isinstance(a, rk.Meld) for a in g.legal_actions())
+    play(g, "meld 7H 7S 7D 7C / 9C 9D 9S 9H / 5H 5S 5D")
+    assert g.history[-1]["winner"] == 1 and g.history[-1]["points"][1] == 0
+
+
+def test_seven_hand_pat_before_drawing_needs_the_whole_hand():
+    g = deal("seven-hand", SEVEN, "KS", "KC", first_round=6)
+    illegal(g, "meld 7H 7S 7D 7C / 9C 9D 9S 9H", "contract")
+    g2 = deal("seven-hand", SEVEN, "KS", "KC", first_round=5)  # not a pat round: draw first
+    illegal(g2, "meld 7H 7S 7D / 9C 9D 9S", "Draw first")
+
+
+EIGHT = ["2C 3C 5C 7C 9C JC KC 2D 4D 6D 8D", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH",
+         "3S 5S 7S 9S JS KS 3D 5D 7D 9D JD"]
+
+
+def test_seven_hand_eighth_hand_ace_to_jack_goes_down_pat():
+    """The source's own example: one suit from Ace to Jack, the 11 cards as dealt."""
+    g = deal("seven-hand", EIGHT, "QS", "5C", options={"deals": 8}, first_round=8)
+    play(g, "meld AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH")
+    assert g.history[-1]["winner"] == 1
+
+
+def test_seven_hand_eighth_hand_one_i_want_it_still_lets_a_player_go_out():
+    """"You can only say 'I want it' ONE time": 11 cards and one buy (the card and a penalty
+    card) make 13, A-K, the longest run without an ace at each end.  It could never go down:
+    after drawing it held 14."""
+    g = deal("seven-hand", [EIGHT[1], EIGHT[0], EIGHT[2]], "QH", "KH 6C 8C TC",
+             options={"deals": 8}, first_round=8)
+    play(g, "draw", "pass", "buy")  # seat 1 draws rather than take QH; seat 2 passes; seat 0 buys it
+    assert len(g.hands[0]) == 13
+    while g.current_player != 0 or g.phase != "draw":
+        acts = g.legal_actions()
+        g.apply(next((a for a in acts if isinstance(a, rk.Pass)), None) or next(
+            a for a in acts if isinstance(a, (rk.Draw, rk.Discard)) and not getattr(a, "both", False)))
+    play(g, "meld " + " ".join(rk.format_cards(sorted(g.hands[0])).split()))
+    assert g.history[-1]["winner"] == 0
+
+
 def test_seven_hand_i_want_it_only_for_the_top_card():
     g = deal("seven-hand", SEVEN, "KS", "KC QS JD TD")
     play(g, "draw", "pass", "pass", "discard KC")

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 import rummykit as rk
 from rummykit.cli.main import main
 from rummykit.play.session import Session
+from rummykit.rules.describe import describe_rules
 from rummykit.store import Store
 
 
@@ -73,6 +74,25 @@ def test_the_rules_text_does_not_show_the_projects_file_numbers():
     for vid in rk.variant_ids():
         text = run("rules", "show", vid).output
         assert "seed 0" not in text and "Source: " in text, vid
+
+
+def test_the_rules_text_of_ten_card_says_melding_comes_before_drawing():
+    text = describe_rules(rk.get_variant("ten-card"))
+    assert "before drawing" in text and "only the discard" in text
+
+
+def test_the_rules_text_of_seven_hand_tells_pat_and_the_eighth_hands_one_i_want_it():
+    text = describe_rules(rk.get_variant("seven-hand").with_options({"deals": 8}))
+    assert "  8. a run of the whole hand (no discard); no ace at each end" in text
+    assert "deal 8: at most 1" in text and "before drawing" in text
+
+
+def test_the_rules_text_of_block_says_when_the_round_ends_and_how_it_is_scored():
+    text = describe_rules(rk.get_variant("block"))
+    assert "at most 0 times" not in text
+    assert "When the stock is empty and the next player does not take the discard, the round ends" in text
+    assert "If nobody goes out, the lowest hand scores the differences to every other hand" in text
+    assert "nobody scores" in describe_rules(rk.get_variant("traditional"))
 
 
 def test_results_say_deal_not_round(tmp_path):

@@ -38,14 +38,23 @@ def _meanings(rd: Reading) -> tuple[tuple[int, int], ...]:
 
 # ------------------------------------------------------------------ when
 
-def when_table_play(setup: Setup, st: State) -> None:
-    """Melds, lay-offs and swaps come after the draw (or, where the rules say so, only before it)."""
+def when_table_play(setup: Setup, st: State, meld: bool = False) -> None:
+    """Melds, lay-offs and swaps come after the draw (or, where the rules say so, only before
+    it); in a "pat" round a meld may also come before the draw (``meld``: the action is one)."""
     if setup.spec.meld_before_draw:
         if st.phase != Phase.DRAW:
             raise IllegalActionError(
                 "In this game you meld and lay off only at the start of your turn, before drawing")
-    elif st.phase != Phase.PLAY:
+    elif st.phase != Phase.PLAY and not (meld and pat_now(setup, st)):
         raise IllegalActionError("Draw first: take the top discard or draw from the stock")
+
+
+def pat_now(setup: Setup, st: State) -> bool:
+    """Whether the seat to play may go out now, before drawing, by melding its whole hand as
+    held: a whole-hand round of a ruleset that allows it ("pat"), at the start of its turn,
+    before its contract (the contract uses every card: the meld goes out)."""
+    return (setup.spec.pat_before_draw and st.phase == Phase.DRAW and whole_hand_round(setup, st)
+            and not st.down[st.current])
 
 
 def why_not_meld(setup: Setup, st: State, seat: int) -> str | None:
@@ -298,7 +307,7 @@ def verify_meld(setup: Setup, st: State, seat: int, a: Meld) -> list[Reading]:
 
 def apply_meld(setup: Setup, st: State, a: Action, check: bool) -> Action:
     assert isinstance(a, Meld)
-    when_table_play(setup, st)
+    when_table_play(setup, st, meld=True)
     seat = st.current
     readings = verify_meld(setup, st, seat, a)
     hand = st.hands[seat]

@@ -43,7 +43,7 @@ from .draw import (
     draw_options,
 )
 from .flow import seat_name
-from .melding import apply_layoff, apply_meld, apply_swap, table_options
+from .melding import apply_layoff, apply_meld, apply_swap, meld_options, pat_now, table_options
 from .state import Phase, Setup, State
 from .validate import check_action
 
@@ -98,6 +98,8 @@ def compute_legal(setup: Setup, st: State) -> list[Action]:
         acts = draw_options(setup, st)
         if setup.spec.meld_before_draw:
             acts.extend(table_options(setup, st, st.current))
+        elif pat_now(setup, st):
+            acts.extend(meld_options(setup, st, st.current))  # going out with the hand as held
         return acts
     if ph is Phase.MAY_I:
         return list(WINDOW_ANSWERS)

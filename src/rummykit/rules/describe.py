@@ -80,7 +80,8 @@ def describe_rules(v: Variant) -> str:
     if sp.contracts:
         lines.append("Contracts (the first meld of each deal, all at once):")
         for r in range(1, (deals or len(sp.contracts)) + 1):
-            lines.append(f"  {r}. {describe_contract(sp.contract(r), r in sp.whole_hand_rounds)}")
+            aces = "; no ace at each end" if r in sp.no_ace_both_ends_deals else ""
+            lines.append(f"  {r}. {describe_contract(sp.contract(r), r in sp.whole_hand_rounds)}{aces}")
         how = "exactly the minimum size" if sp.contract_sizes == "exact" else "at least the minimum size"
         lines.append(f"  Contract melds are {how}.")
         if sp.runs_not_contiguous:
@@ -89,6 +90,9 @@ def describe_rules(v: Variant) -> str:
             lines.append("  A contract may hold only one run of a suit.")
         if sp.distinct_set_ranks:
             lines.append("  Two sets of the same rank do not both count.")
+        if sp.pat_before_draw and sp.whole_hand_rounds:
+            lines.append("  In the whole-hand deals you may go down at the start of your turn, before "
+                         "drawing, with the hand as you hold it (\"pat\"), or after drawing.")
         after = {"none": "only lay off", "later_turns": "lay down new melds on later turns and lay off",
                  "any": "lay down new melds and lay off"}[sp.after_contract_melds]
         lines.append(f"After the contract you may {after}"
@@ -102,6 +106,9 @@ def describe_rules(v: Variant) -> str:
         if sp.whole_hand_meld_deals:
             lines.append(f"Deals {', '.join(map(str, sp.whole_hand_meld_deals))}: nobody melds until able "
                          f"to lay down the whole hand at once.")
+    if sp.meld_before_draw:
+        lines.append("Melding and laying off happen only at the start of your turn, before drawing; "
+                     "after drawing only the discard remains.")
     if sp.no_discard_of_taken_card:
         lines.append("You may not discard the card you took from the discard pile that turn.")
     if not sp.go_out_by_discard:
@@ -118,19 +125,31 @@ def describe_rules(v: Variant) -> str:
         extra = (f"takes {b.extra_cards} stock card{'s' if b.extra_cards != 1 else ''} with it"
                  if b.extra_cards else "takes no extra card")
         lim = f"at most {b.limit} a deal" if b.limit else "no limit"
+        lim += "".join(f", deal {r}: at most {k}" for r, k in sorted(b.limit_by_round.items())
+                       if r <= (deals or r))
         lines.append(f"{b.verb}: when the player to draw passes on the discard, another player may take it "
                      f"({rounds}; {extra}; {lim}; nearest in turn order first).")
     if sp.shanghai_call:
         lines.append("Shanghai call: a discard that fits a meld may be called.")
     if sp.rummy_call:
         lines.append("Rummy call: a discard that could be played may be called.")
-    reuse = "" if sp.max_stock_reuses is None else f" (at most {sp.max_stock_reuses} times)"
-    lines.append(f"When the stock runs out, {STOCK[sp.stock_empty]}{reuse}.")
+    if sp.stock_empty == "end_round":
+        lines.append("When the stock is empty and the next player does not take the discard, the round ends "
+                     "with nobody out.")
+    else:
+        k = sp.max_stock_reuses
+        reuse = "" if k is None else f" (at most {k} time{'s' if k != 1 else ''})"
+        lines.append(f"When the stock runs out, {STOCK[sp.stock_empty]}{reuse}.")
     vals = ", ".join(f"{k}={sp.card_values[k]}" for k in VALUE_KEYS)
     if sp.scoring == "winner_takes":
         lines.append(f"Scoring: whoever goes out scores the others' hands ({vals}); highest total wins.")
     else:
         lines.append(f"Scoring: the others take their hands as penalty ({vals}); lowest total wins.")
+    if sp.scoring == "winner_takes" and sp.nobody_out == "block":
+        lines.append("If nobody goes out, the lowest hand scores the differences to every other hand "
+                     "(a tie for lowest shares it).")
+    elif sp.nobody_out == "stalemate":
+        lines.append("If nobody goes out, nobody scores (a stalemate).")
     if sp.going_rummy != "none":
         lines.append(f"Going rummy (out in one turn having played nothing before): {sp.going_rummy}.")
     if sp.cut_bonus:

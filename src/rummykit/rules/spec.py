@@ -76,6 +76,8 @@ def describe_contract(comps: tuple[Component, ...], whole_hand: bool = False) ->
             parts.append("a pair" if n == 1 else f"{_WORDS.get(n, str(n))} pairs")
             continue
         parts.append(f"{'a' if n == 1 else _WORDS.get(n, str(n))} {noun} of {size_text}")
+    if whole_hand and len(comps) == 1 and comps[0].kind != "pair":
+        return f"a {comps[0].kind} of the whole hand (no discard)"  # (its size is the hand's)
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     if whole_hand:
         text += ", using the whole hand (no discard)"
@@ -155,6 +157,9 @@ class RuleSpec(BaseModel):
     one_run_per_suit: bool = False
     distinct_set_ranks: bool = False
     whole_hand_rounds: list[int] = []
+    # in those rounds a player may also go out at the start of a turn, before drawing, with
+    # the hand as held ("pat": seven-hand)
+    pat_before_draw: bool = False
 
     # the turn
     meld_before_draw: bool = False
