@@ -95,6 +95,18 @@ def test_the_rules_text_of_block_says_when_the_round_ends_and_how_it_is_scored()
     assert "nobody scores" in describe_rules(rk.get_variant("traditional"))
 
 
+def test_the_turn_prompt_offers_going_down_pat_before_drawing(tmp_path):
+    from conftest import deal
+
+    from rummykit.play.words import prompt_line
+
+    s = Session.start(Store(tmp_path / "g.db"), rk.get_variant("seven-hand"), 3, ["random", "random"], seed=3)
+    s.game = deal("seven-hand", ["7H 7S 7D 7C 9C 9D 9S 9H 5H 5S 5D", "AS 2S 6C 8C 8D TH JH QH 4D 5S 6S",
+                                 "2C 3C 4C 5D 6D 8S TS JS QD KD AH"], "KS", "KC", dealer=2, first_round=6)
+    assert prompt_line(s, s.view()) == ("Your turn: draw from the stock or take KS. Or go down now, pat: "
+                                        "your hand as it is makes the contract.")
+
+
 def test_results_say_deal_not_round(tmp_path):
     from rummykit.play.words import round_table
 

@@ -116,7 +116,11 @@ def prompt_line(s: Session, v: dict[str, Any]) -> str:
     if phase == "cut":
         return "Cut the pack."
     if phase == "draw":
-        return "Your turn: draw from the stock" + (f" or take {top}." if top else ".")
+        line = "Your turn: draw from the stock" + (f" or take {top}." if top else ".")
+        if any(isinstance(a, Meld) for a in s.legal_actions()):
+            line += (" Or meld before drawing." if s.game.spec.meld_before_draw
+                     else " Or go down now, pat: your hand as it is makes the contract.")
+        return line
     return "Your turn: meld, lay off, or discard."
 
 
