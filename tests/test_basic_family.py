@@ -226,6 +226,7 @@ def test_traditional_stock_shuffled_once_then_stalemate_the_second_time():
     assert count_restocks_until_round_ends(g) == 1
     r = g.history[0]
     assert r["ended_by"] == "stalemate" and g.scores == [0, 0]
+    assert "after being rebuilt once" in r["reason"]
 
 
 def test_traditional_stalemate_detector_every_hand_one_card_nothing_fits():

@@ -223,9 +223,10 @@ def restock(setup: Setup, st: State) -> bool:
         if sp.stock_empty == "end_round":
             end_round(setup, st, None, sp.nobody_out, "the stock ran out")
         else:
+            k = st.stock_reuses
+            times = "once" if k == 1 else f"{k} times"
             end_round(setup, st, None, sp.on_reuse_limit,
-                      f"the stock ran out after being rebuilt {st.stock_reuses} times (the limit)",
-                      limit="max_stock_reuses")
+                      f"the stock ran out after being rebuilt {times} (the limit)", limit="max_stock_reuses")
         return False
     mode = sp.stock_empty
     pile = st.discard
