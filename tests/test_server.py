@@ -374,6 +374,62 @@ def test_an_absent_players_seat_is_played_by_a_bot_after_the_grace_period(sqlite
     asyncio.run(run(base, tid, token))
 
 
+def test_after_a_restart_coming_back_takes_a_seat_back_from_the_grace_periods_bot(db_url: str) -> None:  # noqa: F811
+    """The grace period's stand-in gives the seat back when the player connects again, after a
+    restart too; a seat its player handed over by hand stays handed over (it came back from
+    the database as handed over by hand either way: the player had to send autoplay off)."""
+    async def leave_until_stood_in(base: str, tid: str, token: str, ask: bool) -> None:
+        r = await Raw.open(base, tid, token)
+        await r.recv()
+        if ask:
+            await r.send({"type": "autoplay", "on": True})
+            await r.until(lambda m: m["autoplay"] is True)
+        await r.close()
+        watcher = await Raw.open(base, tid, None)
+        await watcher.until(lambda m: m["seats"][0]["autoplay"], timeout=10)
+        await watcher.close()
+
+    async def back(base: str, tid: str, token: str) -> dict[str, Any]:
+        r = await Raw.open(base, tid, token)
+        m = await r.recv()
+        await r.close()
+        return m
+
+    tids = {}
+    with running_server(db_url) as base:
+        for ask in (False, True):
+            tid = create_table(base, ruleset="basic", seats=["human", "bot:medium"], seed=4,
+                               grace_seconds=0.3, bot_delay=5, hints=False)
+            tids[ask] = (tid, join_table(base, tid, "Ann")[1])
+            asyncio.run(leave_until_stood_in(base, *tids[ask], ask))
+    with running_server(db_url) as base:
+        away = asyncio.run(back(base, *tids[False]))
+        asked = asyncio.run(back(base, *tids[True]))
+    assert away["autoplay"] is False and not away["seats"][0]["autoplay"]
+    assert asked["autoplay"] is True and asked["seats"][0]["autoplay"]
+
+
+def test_a_rematch_is_told_under_a_new_state_id(sqlite_served: str) -> None:  # noqa: F811
+    """A state_id never stands for two states: the finished table's state with the rematch's
+    link comes under a new one (it came under the game's last)."""
+    async def run(base: str, tid: str, token: str) -> None:
+        c = SeatClient(base, tid, token, bot_chooser("medium", 0), keep=True)
+        await asyncio.wait_for(c.run(), 60)
+        r = await Raw.open(base, tid, token)
+        over = await r.recv()
+        assert over["status"] == "over" and over["table"]["rematch"] is None
+        assert http_json("POST", f"{base}/api/tables/{tid}/rematch", {"token": token})[0] == 201
+        m = await r.until(lambda m: m["table"]["rematch"] is not None, timeout=10)
+        assert m["state_id"] > over["state_id"]
+        await r.close()
+
+    base = sqlite_served
+    tid = create_table(base, ruleset="basic", seats=["human", "bot:medium"], seed=6, bot_delay=0,
+                       hints=False, options={"target": 20})
+    _, token = join_table(base, tid, "Rae")  # (another test counts Zoe's games on this server)
+    asyncio.run(run(base, tid, token))
+
+
 def test_the_turn_timer_lets_the_stand_in_bot_play_one_move(sqlite_served: str) -> None:  # noqa: F811
     async def run(base: str, tid: str, token: str) -> None:
         r = await Raw.open(base, tid, token)

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 import rummykit as rk
-from rummykit.server.app import Invalid, parse_create, ruleset_options, variant_from_rules_text
+from rummykit.server.app import Invalid, check_name, parse_create, ruleset_options, variant_from_rules_text
 from rummykit.server.storage import normalise_url
 from rummykit.server.tables import MAX_BEHIND, OVERFLOW, Conn, token_hash
 
@@ -56,6 +56,22 @@ def test_create_defaults_are_the_designs() -> None:
 def test_bad_create_requests_name_the_problem(body: object, words: str) -> None:
     with pytest.raises(Invalid, match=words):
         parse_create(body)
+
+
+@pytest.mark.parametrize("name", ["a\x7fb", "\x85\x9b", "\u200b", "\u202eevil", "\ufeff", "a\x00b\nc"])
+def test_a_name_must_be_printable_characters(name: str) -> None:
+    """An invisible name, or one that turns the lobby's text around, is refused: a player's
+    name, a bot seat's name and the table's."""
+    with pytest.raises(Invalid, match="printable"):
+        check_name(name)
+    with pytest.raises(Invalid, match="printable"):
+        parse_create({"ruleset": "basic", "seats": ["human", "bot:easy"], "names": {"1": name}})
+    with pytest.raises(Invalid, match="printable"):
+        parse_create({"ruleset": "basic", "seats": ["human", "bot:easy"], "name": name})
+
+
+def test_a_name_may_be_any_language() -> None:
+    assert check_name(" Zoë 李 ") == "Zoë 李"
 
 
 def test_house_rules_text_may_extend_a_builtin_ruleset_only() -> None:

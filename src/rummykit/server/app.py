@@ -131,9 +131,7 @@ def parse_create(body: Any) -> dict[str, Any]:
         names[int(k)] = check_name(v, f"names[{k}]")
     name = body.get("name")
     if name is not None:
-        if not isinstance(name, str) or not 0 < len(name.strip()) <= 80:
-            raise Invalid("name must be a table name of 1-80 characters")
-        name = name.strip()
+        name = check_name(name, "name", 80, "a table name of ")
     settings = {
         "bot_delay": _number(body, "bot_delay", 0.6, 0, 10),
         "claim_seconds": _number(body, "claim_seconds", 5, 0.1, 120),
@@ -145,9 +143,12 @@ def parse_create(body: Any) -> dict[str, Any]:
             "settings": settings, "names": names, "name": name, "rules": rules}
 
 
-def check_name(v: Any, what: str = "name") -> str:
-    if not isinstance(v, str) or not 0 < len(v.strip()) <= 40 or any(ord(c) < 32 for c in v):
-        raise Invalid(f"{what} must be 1-40 printable characters")
+def check_name(v: Any, what: str = "name", most: int = 40, kind: str = "") -> str:
+    """A name shown to other players, stripped: 1 to ``most`` printable characters (any
+    language; no control or format characters: nothing invisible, nothing that turns the text
+    around it)."""
+    if not isinstance(v, str) or not 0 < len(v.strip()) <= most or not v.isprintable():
+        raise Invalid(f"{what} must be {kind}1-{most} printable characters")
     return v.strip()
 
 
@@ -314,8 +315,7 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
                 names={i: x.name for i, x in enumerate(t.seats) if x.bot}, name=t.name)
             # set once in the database: a rematch asked of another process at the same moment
             # (a finished table served twice in a cluster) leads everyone to one new table
-            t.rematch = t.storage.set_rematch(t.id, new.id)
-            t.broadcast()
+            t.rematch_made(t.storage.set_rematch(t.id, new.id))
         return JSONResponse({"id": t.rematch, "url": table_url(request, t.rematch)}, status_code=201)
 
     replays = Replays()

@@ -70,7 +70,9 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(32))  # human | bot:easy | bot:medium | bot:hard
     name: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # sha256 hex
-    autoplay: Mapped[bool] = mapped_column(default=False)  # handed to a bot by its player
+    autoplay: Mapped[bool] = mapped_column(default=False)  # a bot plays the seat for its player
+    # why: "away" (the grace period ran out) or "asked" (the player handed it over); NULL before 0003
+    autoplay_why: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class ActionRow(Base):

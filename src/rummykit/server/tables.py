@@ -329,6 +329,13 @@ class Table:
         self._schedule()
         self.broadcast()
 
+    def rematch_made(self, rid: str) -> None:
+        """The rematch's table is ``rid``: everyone hears of it under a new state_id (a
+        state_id never stands for two states)."""
+        self.rematch = rid
+        self.state_id += 1
+        self._changed()
+
     # -- connections ------------------------------------------------------------------------
 
     def connect(self, conn: Conn) -> None:
@@ -342,7 +349,7 @@ class Table:
             if s.connections == 1:
                 if s.autoplay == "away":
                     s.autoplay = None
-                    self.seat_changes.append((conn.seat, {"autoplay": False}))
+                    self.seat_changes.append((conn.seat, {"autoplay": False, "autoplay_why": None}))
                 self.state_id += 1
                 self._changed(gather=True)  # a server's restart brings everyone back at once
                 return
@@ -376,7 +383,7 @@ class Table:
         if s.connections == 0 and s.autoplay is None and self.status != "over":
             s.autoplay = "away"
             self.state_id += 1
-            self.seat_changes.append((seat, {"autoplay": True}))
+            self.seat_changes.append((seat, {"autoplay": True, "autoplay_why": "away"}))
             self._changed()
 
     # -- joining ----------------------------------------------------------------------------
@@ -492,7 +499,7 @@ class Table:
             return
         s.autoplay = want
         self.state_id += 1
-        self.seat_changes.append((conn.seat, {"autoplay": on}))
+        self.seat_changes.append((conn.seat, {"autoplay": on, "autoplay_why": want}))
         self._changed()
 
     # -- claim windows ----------------------------------------------------------------------
@@ -817,8 +824,11 @@ class Hub:
         rec = dict(st.setup)
         rec["actions"] = st.actions
         g = replay(rec)
+        # why a bot plays a seat: "away" (the grace period ran out: coming back takes it back)
+        # or "asked" (its player handed it over); a table stored before the reason was kept
+        # (migration 0003) counts as handed over
         seats = [Seat(kind=s.kind, name=s.name, token_hash=s.token_hash,
-                      autoplay="asked" if s.autoplay else None) for s in st.seats]
+                      autoplay=(s.autoplay_why or "asked") if s.autoplay else None) for s in st.seats]
         t = Table(self, st.id, st.name, g.base_variant, g, st.settings, seats, st.status, st.state_id,
                   st.created, len(st.actions))
         t.rematch = st.rematch
