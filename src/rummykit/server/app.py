@@ -316,7 +316,9 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
             # set once in the database: a rematch asked of another process at the same moment
             # (a finished table served twice in a cluster) leads everyone to one new table
             t.rematch_made(t.storage.set_rematch(t.id, new.id))
-        return JSONResponse({"id": t.rematch, "url": table_url(request, t.rematch)}, status_code=201)
+        rid = t.rematch
+        assert rid is not None
+        return JSONResponse({"id": rid, "url": table_url(request, rid)}, status_code=201)
 
     replays = Replays()
 
