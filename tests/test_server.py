@@ -111,6 +111,11 @@ def test_stale_illegal_and_out_of_turn_actions_are_refused_and_change_nothing(sq
         await me.ws.send("not json")
         got = await me.quiet()
         assert got[0]["code"] == "bad_request"
+        # a state the table has not reached is stale too, and not called old
+        await me.send({"type": "act", "state_id": before["state_id"] + 5, "action": before["legal"][0]})
+        got = await me.quiet()
+        assert got[0]["code"] == "stale" and "old" not in got[0]["message"], got
+        assert f"at state {before['state_id']}" in got[0]["message"]
         # nothing changed: the same state for everyone, and the seat may still act
         assert me.state is not None and me.state["state_id"] == before["state_id"]
         assert me.state["view"] == before["view"]

@@ -460,7 +460,8 @@ class Table:
                 raise Refused("stale", f"state {sid} is not this offer's ({w.state_id}); "
                               "act on the newest state")
         elif sid != self.state_id:
-            raise Refused("stale", f"state {sid} is old; the table is at state {self.state_id}")
+            what = "is old" if sid < self.state_id else "is one the table has not reached"
+            raise Refused("stale", f"state {sid} {what}; the table is at state {self.state_id}")
         if seat is None:
             raise Refused("not_your_turn", "a spectator cannot act")
         if self.status != "playing":
