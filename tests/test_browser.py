@@ -513,6 +513,22 @@ def test_a_table_is_created_from_an_uploaded_house_rules_file(server: dict[str, 
     assert "Hal (you)" in page.inner_text("#seats")
 
 
+def test_a_meld_before_drawing_is_composed_from_the_selected_cards(server: dict[str, Any],
+                                                                    contexts: Any) -> None:
+    """Ten-card melds at the start of a turn, before drawing (a seven-hand pat deal too): the
+    page offers the composer then, not only after the draw.  Seed 9: seat 0 plays first and
+    holds 5S 6S 7S 8S."""
+    base = server["base"]
+    tid = make_table(base, ruleset="ten-card", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=9,
+                     hints=False)
+    page = contexts().new_page()
+    join(page, base, tid, "Tia")
+    page.wait_for_selector("#meld-selected")
+    assert compose_meld(page, "meld 5S 6S 7S 8S", state_id(page))
+    page.wait_for_selector("#actions button[data-action='draw']")
+    assert "5S" not in hand_on_screen(page) and len(hand_on_screen(page)) == 6
+
+
 def test_a_may_i_is_asked_of_both_people_at_once_with_a_countdown(
         server: dict[str, Any], contexts: Any) -> None:
     base = server["base"]

@@ -319,7 +319,8 @@ RK.Table = (function () {
     if (L.melds.length) {
       kids.push(h("h3", null, "Lay down"), h("div.btnrow", null, L.melds.map((a) => actBtn(a, meldContent(a), { class: "act meld" }))));
     }
-    const myPlay = v.current_player === T.msg.seat && v.phase === "play" && !w;
+    // the composer: after the draw, or before it where melds come first (ten-card, a pat deal)
+    const myPlay = v.current_player === T.msg.seat && !w && (v.phase === "play" || L.melds.length > 0);
     if (myPlay) kids.push(composer(L));
     const lay = sel.size ? L.layoffs.filter((a) => sel.has(a.split(/\s+/)[1].split("=")[0])) : L.layoffs;
     if (L.layoffs.length) {
