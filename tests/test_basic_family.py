@@ -354,14 +354,19 @@ def _wrotham_stack(hands, extra, upcard, stock):
 # -- every round ends (RULES.md 4.5: max_turns) -----------------------------------------
 
 
-def test_every_round_ends_max_turns_ends_a_basic_round_nobody_out_scored_as_block():
-    # two players passing cards back and forth through the discard pile would never end
-    g = rk.new_game("basic", players=2, seed=1, options={"max_turns": 20})
+def first_round_with_max_turns_20(vid: str) -> dict:
+    """The first round's result of a 2-player game whose every move is the first legal one."""
+    g = rk.new_game(vid, players=2, seed=1, options={"max_turns": 20})
     for _ in range(500):
         if g.history:
             break
         g.apply(g.legal_actions()[0])
-    result = g.history[0]
+    return g.history[0]
+
+
+def test_every_round_ends_max_turns_ends_a_basic_round_nobody_out_scored_as_block():
+    # two players passing cards back and forth through the discard pile would never end
+    result = first_round_with_max_turns_20("basic")
     assert result["winner"] is None and result["ended_by"] == "block" and result["limit"] == "max_turns"
     assert "limit of 20 turns" in result["reason"]
     low = min(result["hand_values"])
@@ -371,12 +376,7 @@ def test_every_round_ends_max_turns_ends_a_basic_round_nobody_out_scored_as_bloc
 def test_every_round_ends_max_turns_ends_a_traditional_round_as_its_stalemate_nobody_scores():
     """RULES.md 4.5: scored as the ruleset scores a round nobody went out of; in traditional
     that is the stalemate, where nobody scores (it was scored as Block Rummy)."""
-    g = rk.new_game("traditional", players=2, seed=1, options={"max_turns": 20})
-    for _ in range(500):
-        if g.history:
-            break
-        g.apply(g.legal_actions()[0])
-    result = g.history[0]
+    result = first_round_with_max_turns_20("traditional")
     assert result["winner"] is None and result["ended_by"] == "stalemate" and result["limit"] == "max_turns"
     assert all(p == 0 for p in result["points"])
 

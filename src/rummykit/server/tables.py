@@ -349,7 +349,7 @@ class Table:
             if s.connections == 1:
                 if s.autoplay == "away":
                     s.autoplay = None
-                    self.seat_changes.append((conn.seat, {"autoplay": False, "autoplay_why": None}))
+                    self._autoplay_changed(conn.seat)
                 self.state_id += 1
                 self._changed(gather=True)  # a server's restart brings everyone back at once
                 return
@@ -383,8 +383,13 @@ class Table:
         if s.connections == 0 and s.autoplay is None and self.status != "over":
             s.autoplay = "away"
             self.state_id += 1
-            self.seat_changes.append((seat, {"autoplay": True, "autoplay_why": "away"}))
+            self._autoplay_changed(seat)
             self._changed()
+
+    def _autoplay_changed(self, seat: int) -> None:
+        """The seat's stand-in, to be stored: whether a bot plays it, and why (``Seat.autoplay``)."""
+        why = self.seats[seat].autoplay
+        self.seat_changes.append((seat, {"autoplay": why is not None, "autoplay_why": why}))
 
     # -- joining ----------------------------------------------------------------------------
 
@@ -500,7 +505,7 @@ class Table:
             return
         s.autoplay = want
         self.state_id += 1
-        self.seat_changes.append((conn.seat, {"autoplay": on, "autoplay_why": want}))
+        self._autoplay_changed(conn.seat)
         self._changed()
 
     # -- claim windows ----------------------------------------------------------------------
