@@ -71,6 +71,9 @@ def test_mask_is_exactly_the_legal_actions_and_every_one_has_its_own_id(vid):
         for i, a in e._table.items():  # the compiled numbering's fast paths agree with encode()
             if not isinstance(a, rk.Meld):
                 assert e.codec.encode(a, table_melds) == i, a.text()
+        table = e.codec.table(legal, table_melds)  # the codec alone gives the env's ids and mask
+        assert table == e._table
+        assert np.array_equal(e.codec.mask(table), mask)
         for other in (s for s in e.possible_agents if s != e.agent_selection):
             assert not e.observe(other)["action_mask"].any()
 
