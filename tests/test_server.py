@@ -452,6 +452,33 @@ def test_the_turn_timer_lets_the_stand_in_bot_play_one_move(sqlite_served: str) 
     asyncio.run(run(base, tid, token))
 
 
+def test_the_turn_timer_is_for_the_whole_turn_and_the_stand_in_finishes_it(sqlite_served: str) -> None:  # noqa: F811
+    """turn_seconds times a person's whole turn, not each move: once it runs out the
+    stand-in bot plays the rest of the turn, and a move within the turn does not put
+    the deadline off."""
+    async def run(base: str, tid: str, token: str) -> None:
+        r = await Raw.open(base, tid, token)
+        first = await r.until(lambda m: bool(m["legal"]) and m["view"]["phase"] == "draw", timeout=10)
+        deadline = first["deadline"]
+        assert deadline is not None
+        turn = first["view"]["turn"]
+        # the stand-in draws at the deadline; the turn's deadline stays, so it discards too
+        m = await r.until(lambda m: m["view"]["state_id"] > first["view"]["state_id"], timeout=10)
+        while m["view"]["turn"] == turn and m["view"]["current_player"] == 0:
+            assert m["deadline"] is None or m["deadline"] == deadline, "a move put the turn's deadline off"
+            m = await r.recv(timeout=10)
+        verbs = [e["verb"] for e in m["view"]["log"] if e["seat"] == 0]
+        assert verbs[-1] in ("discard", "round_end") or m["view"]["round"] > first["view"]["round"]
+        assert time.time() < deadline + 5  # one deadline, not one per move
+        await r.close()
+
+    base = sqlite_served
+    tid = create_table(base, ruleset="basic", seats=["human", "bot:medium"], seed=4, turn_seconds=1,
+                       hints=False)
+    _, token = join_table(base, tid, "Ida")
+    asyncio.run(run(base, tid, token))
+
+
 def test_hints_rulesets_stats_and_rematch(sqlite_served: str) -> None:  # noqa: F811
     base = sqlite_served
     rs = http_json("GET", base + "/api/rulesets")[1]["rulesets"]

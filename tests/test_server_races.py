@@ -273,3 +273,33 @@ def test_a_game_raced_to_the_end_replays_to_the_same_scores(sqlite_served: str) 
         assert plain(rk.replay(info["record"]).view(None)["scores"]) == info["scores"]
 
     asyncio.run(run())
+
+
+def test_a_claim_window_within_a_turn_stops_the_turn_timer(sqlite_served: str) -> None:
+    """contract: the player to act waits, draws from the stock, and a May I window opens for
+    the upcard it passed. The window's seconds are not taken from its turn: its deadline
+    afterwards is the old one put off by the window's length (not the old one, and not a
+    fresh turn_seconds from the draw)."""
+    base = sqlite_served
+
+    async def run() -> None:
+        tid = create_table(base, ruleset="contract", seats=["human"] * 4, seed=3, hints=False,
+                           claim_seconds=2, turn_seconds=30, options={"deals": 1})
+        tokens = [join_table(base, tid, f"T{i}")[1] for i in range(4)]
+        raws = await seated(base, tid, tokens)
+        await settle(raws)
+        me = next(r for r in raws if r.state is not None and r.state["legal"])
+        before = me.state
+        assert before is not None and "draw" in before["legal"] and before["deadline"] is not None
+        await asyncio.sleep(1.5)  # part of the turn's time goes by
+        await me.act("draw")
+        await me.until(lambda m: m["window"] is not None, timeout=10)
+        after = await me.until(lambda m: m["window"] is None and bool(m["legal"]), timeout=30)
+        assert after["view"]["current_player"] == before["view"]["current_player"]
+        assert after["view"]["turn"] == before["view"]["turn"]
+        put_off = after["deadline"] - before["deadline"]
+        assert 1.5 <= put_off <= 2.9, f"the deadline moved by {put_off:.2f} s over a 2 s window"
+        for r in raws:
+            await r.close()
+
+    asyncio.run(run())

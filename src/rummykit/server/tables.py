@@ -154,6 +154,9 @@ class Table:
         self.turn_task: asyncio.Task[None] | None = None
         self.turn_key: tuple[Any, ...] | None = None
         self.turn_deadline: float | None = None
+        # a person's turn timer: ((round, turn, seat), its deadline, the time left while a
+        # claim window stops it, else None)
+        self.turn_clock: tuple[tuple[int, int, int], float, float | None] | None = None
         self.rematch: str | None = None
 
     @property
@@ -624,6 +627,9 @@ class Table:
         w = self.window
         if w is not None:
             self._cancel_turn()
+            clock = self.turn_clock
+            if clock is not None and clock[2] is None:  # a window within a turn stops its clock
+                self.turn_clock = (clock[0], clock[1], max(0.0, clock[1] - time.time()))
             if w.task is None:
                 w.task = asyncio.get_running_loop().create_task(self._run_window(w))
             else:
@@ -639,12 +645,23 @@ class Table:
         self._cancel_turn()
         self.turn_key = key
         if level is not None:
+            self.turn_clock = None  # (a person who takes the seat back gets a fresh clock)
             self.turn_task = asyncio.get_running_loop().create_task(
                 self._bot_turn(key, level, float(self.settings["bot_delay"])))
         elif ts:
-            self.turn_deadline = time.time() + float(ts)
+            # one deadline for the person's whole turn: a move does not put it off, and once
+            # it has passed the stand-in plays each move left in the turn at once
+            now = time.time()
+            turn = (g.round_no, g.turn_index, seat)
+            clock = self.turn_clock
+            if clock is None or clock[0] != turn:
+                clock = (turn, now + float(ts), None)
+            elif clock[2] is not None:  # back from a claim window: the time it had left
+                clock = (turn, now + clock[2], None)
+            self.turn_clock = clock
+            self.turn_deadline = clock[1]
             self.turn_task = asyncio.get_running_loop().create_task(
-                self._bot_turn(key, STAND_IN, float(ts)))
+                self._bot_turn(key, STAND_IN, max(0.0, clock[1] - now)))
 
     def _cancel_turn(self) -> None:
         if self.turn_task is not None and self.turn_task is not asyncio.current_task():
