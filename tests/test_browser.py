@@ -260,6 +260,7 @@ def test_lobby_creates_a_table_against_three_bots_and_a_whole_deal_is_played_by_
     page.wait_for_url("**/t/*")
     page.wait_for_selector("#hand")
     assert page.inner_text("#contract") == "No contract: meld any sets and runs."
+    assert "a seed its creator chose" in page.inner_text("#seeded")  # (seed 3, given in the form)
     assert page.locator("#seats li.seat").count() == 4
     assert "Ann (you)" in page.inner_text("#seats")
     kinds: list[str] = []

@@ -311,3 +311,22 @@ def test_hint_for_a_saved_game_position(tmp_path):
     assert both.exit_code != 0 and "one of them" in both.output
     missing = r.invoke(main, ["hint", "--game", "99", "--db", str(db)])
     assert missing.exit_code != 0 and "no game 99" in missing.output
+
+
+def test_hint_for_a_saved_game_is_refused_on_a_bots_turn_and_never_shows_its_hand(tmp_path):
+    """A saved game's hint advises its person only: on a bot's turn it would print the bot's
+    hidden hand."""
+    db = tmp_path / "g.sqlite3"
+    store = Store(db)
+    s = Session.start(store, rk.get_variant("contract"), 3, ["medium", "medium"], seed=6)
+    while s.human_to_act:
+        s.play(s.legal_actions()[0])
+    bot = s.game.current_player
+    assert bot != s.human
+    hidden = " ".join(s.game.view(bot)["hand"])
+    store.close()
+    got = CliRunner().invoke(main, ["hint", "--game", str(s.id), "--db", str(db)])
+    assert got.exit_code != 0 and "a hint is only for your own seat (0)" in got.output, got.output
+    assert hidden not in got.output
+    asked = CliRunner().invoke(main, ["hint", "--game", str(s.id), "--db", str(db), "--seat", str(bot)])
+    assert asked.exit_code != 0 and hidden not in asked.output

@@ -479,6 +479,29 @@ def test_the_turn_timer_is_for_the_whole_turn_and_the_stand_in_finishes_it(sqlit
     asyncio.run(run(base, tid, token))
 
 
+def test_a_table_dealt_from_a_chosen_seed_says_so_in_the_lobby_and_at_the_table(sqlite_served: str) -> None:  # noqa: F811
+    """Whoever chose a table's seed can know every card: the lobby and the table say that the
+    seed was chosen (never the seed itself); a table the server seeded says it was not."""
+    base = sqlite_served
+    chosen = create_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=918273645, name="Chosen")
+    drawn = create_table(base, ruleset="basic", seats=["human", "bot:easy"], name="Drawn")
+    listing = {t["id"]: t for t in http_json("GET", base + "/api/tables")[1]["tables"]}
+    assert listing[chosen]["settings"]["deal_chosen"] is True
+    assert listing[drawn]["settings"]["deal_chosen"] is False
+    assert "918273645" not in json.dumps(listing[chosen]) and "seed" not in listing[chosen]["settings"]
+    assert table_state(base, chosen)["settings"]["deal_chosen"] is True
+
+    async def facts(tid: str) -> dict[str, Any]:
+        _, token = join_table(base, tid, "Una")
+        r = await Raw.open(base, tid, token)
+        m = await r.until(lambda m: m["view"] is not None, timeout=10)
+        await r.close()
+        return dict(m["table"])
+
+    assert asyncio.run(facts(chosen))["deal_chosen"] is True
+    assert asyncio.run(facts(drawn))["deal_chosen"] is False
+
+
 def test_hints_rulesets_stats_and_rematch(sqlite_served: str) -> None:  # noqa: F811
     base = sqlite_served
     rs = http_json("GET", base + "/api/rulesets")[1]["rulesets"]

@@ -142,3 +142,21 @@ def test_sqlite_checkpoints_in_a_thread_of_its_own_not_at_a_commit(tmp_path) -> 
         assert stored is not None and len(stored.actions) == 50
     finally:
         st.close()
+
+
+def test_a_seed_nobody_chose_is_one_of_2_53_drawn_by_the_operating_system(monkeypatch, tmp_path) -> None:
+    """A 31-bit seed can be found again from one's own hand by trying them all (about ten
+    CPU-hours); 2**53 cannot.  Tables and local games both draw their seeds so."""
+    from rummykit.engine.game import SEED_BITS, fresh_seed
+
+    seeds = [fresh_seed() for _ in range(200)]
+    assert all(1 <= x < 2**SEED_BITS for x in seeds) and SEED_BITS >= 53
+    assert len(set(seeds)) == 200 and max(seeds) >= 2**31
+    # a local game without a seed takes one of these
+    import rummykit.play.session as session
+    from rummykit.store import Store
+
+    monkeypatch.setattr(session, "fresh_seed", lambda: 2**52 + 5)
+    with Store(tmp_path / "g.db") as store:
+        s = session.Session.start(store, rk.get_variant("basic"), 2, ["random"])
+        assert s.game.seed == 2**52 + 5

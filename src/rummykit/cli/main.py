@@ -231,12 +231,15 @@ def hint(record_file: str | None, game_id: int | None, db: str | None, seat: int
 
     if (record_file is None) == (game_id is None):
         raise click.UsageError("give a record file or --game ID (one of them)")
+    human: int | None = None  # a saved game's person: only their seat is advised
     if game_id is not None:
         with play_cmds.open_store(db, create=False) as store:
             try:
-                data = store.game(game_id).record()
+                saved = store.game(game_id)
+                data = saved.record()
             except StoreError as e:
                 raise click.ClickException(str(e)) from None
+        human = saved.human
         record_file = f"game {game_id}"
     else:
         assert record_file is not None
@@ -260,6 +263,9 @@ def hint(record_file: str | None, game_id: int | None, db: str | None, seat: int
     who = g.current_player if seat is None else seat
     if who != g.current_player:
         raise click.ClickException(f"seat {who} is not to act: seat {g.current_player} is")
+    if human is not None and who != human:  # (the advice would show a bot's hidden hand)
+        raise click.ClickException(f"it is seat {who}'s turn, a bot's, in game {game_id}: a hint is only "
+                                   f"for your own seat ({human}), on your own turn")
     view = g.view(who)
     try:
         bot = make_player(level, 0, variant=g.variant)

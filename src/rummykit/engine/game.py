@@ -9,6 +9,7 @@ reasons, its options and its play), :mod:`.view` (what a seat sees), :mod:`.reco
 
 from __future__ import annotations
 
+import secrets
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -306,6 +307,17 @@ def make_setup(variant: Variant, *, players: int, seed: int, options: Mapping[st
                  seed=seed, values=tuple(spec.values_table()), decks=decks, jokers=jokers,
                  stacked=None if cards is None else tuple(cards),
                  first_dealer=first_dealer(seed, players, dealer), first_round=first_round, deals=deals)
+
+
+SEED_BITS = 53
+
+
+def fresh_seed() -> int:
+    """A seed for a game whose cards must stay secret, from the operating system's random
+    numbers: one of 2**53 - 1.  A player who knows the engine cannot search that many seeds
+    for the one that deals their own hand (2**31 took about ten CPU-hours in pure Python),
+    and the number stays exact in JSON readers that hold numbers as doubles."""
+    return secrets.randbelow(2**SEED_BITS - 1) + 1
 
 
 def new_game(

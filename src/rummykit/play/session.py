@@ -8,12 +8,11 @@ resumed game goes on exactly as the uninterrupted one would have.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
 from ..engine.actions import Action
-from ..engine.game import Game, IllegalActionError, new_game, replay
+from ..engine.game import Game, IllegalActionError, fresh_seed, new_game, replay
 from ..engine.record import make_record
 from ..players import make_player
 from ..rules.registry import Variant
@@ -44,7 +43,7 @@ class Session:
         for b in bots:
             make_player(b)  # a bad level is refused before anything is saved
         if seed is None:
-            seed = random.SystemRandom().randrange(1, 2**31)
+            seed = fresh_seed()
         g = new_game(variant, players=players, seed=seed, options=options)
         setup = make_record(g)
         del setup["actions"]

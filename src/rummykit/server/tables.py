@@ -19,7 +19,6 @@ import asyncio
 import hashlib
 import hmac
 import logging
-import random
 import secrets
 import time
 from collections.abc import Callable
@@ -27,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action, format_action, parse_action
-from ..engine.game import Game, IllegalActionError, new_game, replay
+from ..engine.game import Game, IllegalActionError, fresh_seed, new_game, replay
 from ..engine.scoring import number
 from ..players import make_player
 from ..rules.registry import Variant
@@ -170,8 +169,10 @@ class Table:
         out = {"id": self.id, "ruleset": self.variant.id, "name": self.name, "players": self.game.n,
                "status": self.status, "created": self.created,
                "seats": [x.public() for x in self.seats]}
-        out["settings"] = {k: s[k] for k in ("bot_delay", "claim_seconds", "grace_seconds", "turn_seconds",
-                                             "hints", "options", "seats")}
+        settings = {k: s[k] for k in ("bot_delay", "claim_seconds", "grace_seconds", "turn_seconds",
+                                      "hints", "options", "seats")}
+        settings["deal_chosen"] = bool(s.get("deal_chosen"))
+        out["settings"] = settings
         return out
 
     def summary(self) -> dict[str, Any]:
@@ -241,7 +242,8 @@ class Table:
         out = {"id": self.id, "ruleset": self.variant.id, "name": self.name, "players": self.game.n,
                "rematch": self.rematch, "hints": bool(self.settings.get("hints")),
                "claim_seconds": self.settings["claim_seconds"],
-               "turn_seconds": self.settings["turn_seconds"], "options": self.settings.get("options") or {}}
+               "turn_seconds": self.settings["turn_seconds"], "options": self.settings.get("options") or {},
+               "deal_chosen": bool(self.settings.get("deal_chosen"))}
         if "rules" in self.settings.get("setup_rules", {}):
             out["rules"] = self.settings["setup_rules"]["rules"]
         return out
@@ -899,8 +901,10 @@ class Hub:
                names: dict[int, str], name: str | None,
                on_created: Callable[[Table], None] | None = None) -> Table:
         """A new table; ValueError says what is wrong (nothing is stored then)."""
+        # a seed the creator chose lets whoever knows it know every card: the table says so
+        deal_chosen = seed is not None
         if seed is None:
-            seed = random.SystemRandom().randrange(1, 2**31)
+            seed = fresh_seed()
         g = new_game(variant, players=players, seed=seed, options=options or None)
         setup = g.record()
         del setup["actions"]
@@ -916,7 +920,7 @@ class Hub:
             seat_objs.append(Seat(kind=kind, name=nm))
         all_bots = all(s.bot for s in seat_objs)
         status = "playing" if all_bots else "waiting"
-        settings = dict(settings, options=options, seats=list(seats), seed=seed,
+        settings = dict(settings, options=options, seats=list(seats), seed=seed, deal_chosen=deal_chosen,
                         setup_rules={"rules": setup["rules"]} if "rules" in setup else {})
         name = name or variant.name
         created = self.storage.create_table(tid, variant.id, name, setup, settings, status,

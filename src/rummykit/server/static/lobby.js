@@ -47,7 +47,8 @@ RK.Lobby = (function () {
       const who = t.seats.map((s, i) => (RK.isFree(s) ? `seat ${i}: free` : s.name || `seat ${i}: ${s.kind}`));
       const url = `/t/${t.id}`;
       return h("tr", { dataset: { table: t.id } },
-        h("td", null, h("a", { href: url }, t.name || t.ruleset), h("div.muted.small", null, t.id)),
+        h("td", null, h("a", { href: url }, t.name || t.ruleset), h("div.muted.small", null, t.id),
+          t.settings && t.settings.deal_chosen ? h("div.small.seeded", null, "Chosen seed: its chooser can know every card") : null),
         h("td", null, humans.length ? `${taken} of ${humans.length} people` : "bots only",
           h("div.muted.small", null, who.join(", "))),
         h("td", null, t.status),

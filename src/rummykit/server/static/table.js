@@ -512,10 +512,12 @@ RK.Table = (function () {
     }
     const nm = RK.Board.names(m.seats, v.players, seat);
     const over = m.status === "over" || v.is_over;
-    const timer = !w && m.deadline ? h("p.small", null, "Time left for this move: ",
+    const timer = !w && m.deadline ? h("p.small", null, "Time left for this turn: ",
       h("span.countdown", { dataset: { deadline: m.deadline } }, countdownText(m.deadline))) : null;
     parts.push(RK.Board.header(v, nm, seat, w, [timer, m.status === "waiting" ? waitingBox(m) : null,
-      seat === null ? h("p#spectator.muted", null, "You are watching: only what every player sees is shown.") : null],
+      seat === null ? h("p#spectator.muted", null, "You are watching: only what every player sees is shown.") : null,
+      m.table && m.table.deal_chosen ? h("p#seeded.small.seeded", null,
+        "This table was dealt from a seed its creator chose: whoever knows that seed can know every card.") : null],
     m.status));
     parts.push(joinBox());
     if (over) parts.push(RK.Board.standings(v, nm, overBox()));
