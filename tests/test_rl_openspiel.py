@@ -6,6 +6,15 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 import rummykit.rl.openspiel  # noqa: E402,F401
+from rummykit.rl.openspiel import SEED_BYTES  # noqa: E402
+
+
+def deal(state, seed_bytes):
+    """The deal's chance nodes: one byte of the seed each."""
+    for b in seed_bytes:
+        assert state.is_chance_node()
+        state.apply_action(b)
+    assert not state.is_chance_node()
 
 
 def test_openspiel_random_simulation_test_one_deal():
@@ -16,7 +25,7 @@ def test_openspiel_random_simulation_test_one_deal():
 def test_openspiel_resample_from_infostate_keeps_what_the_player_sees():
     game = pyspiel.load_game("python_rummykit", {"ruleset": "shanghai", "players": 3, "max_deals": 1})
     state = game.new_initial_state()
-    state.apply_action(7)
+    deal(state, [7] * SEED_BYTES)
     rng = np.random.RandomState(1)
     for _ in range(30):
         state.apply_action(int(rng.choice(state.legal_actions())))
@@ -31,10 +40,30 @@ def test_ismcts_plays_a_few_moves():
 
     game = pyspiel.load_game("python_rummykit", {"ruleset": "basic", "players": 2, "max_deals": 1})
     state = game.new_initial_state()
-    state.apply_action(3)
+    deal(state, [3] * SEED_BYTES)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 1.4, 8,
                            random_state=np.random.RandomState(1))
     for _ in range(3):
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+def test_openspiel_deal_is_one_of_2_64_seeds_so_a_hand_does_not_tell_the_deal():
+    """A player's first hand must leave many deals possible: eight uniform chance nodes of a
+    byte each, and every byte changes the deal (1,024 seeds let a hand tell the seed)."""
+    game = pyspiel.load_game("python_rummykit", {"ruleset": "basic", "players": 2, "max_deals": 1})
+    assert game.max_chance_outcomes() == 256 and SEED_BYTES == 8
+    state = game.new_initial_state()
+    for _ in range(SEED_BYTES):
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == 256 and abs(sum(p for _, p in outcomes) - 1) < 1e-9
+        assert state.information_state_string(0) == "p0 before the deal"
+        state.apply_action(0)
+    hands = set()
+    for k in range(SEED_BYTES):
+        s = game.new_initial_state()
+        deal(s, [1 if i == k else 0 for i in range(SEED_BYTES)])
+        hands.add(s.observation_string(0))
+    hands.add(state.observation_string(0))
+    assert len(hands) == SEED_BYTES + 1

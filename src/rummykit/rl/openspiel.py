@@ -4,13 +4,16 @@
     game = pyspiel.load_game("python_rummykit", {"ruleset": "contract", "players": 4})
 
 Parameters: ``ruleset`` (a built-in id), ``players`` and ``max_deals`` (0, the default: the
-whole match; n: the game ends after n deals, for short experiments and tests).  The deal
-is one explicit chance event (a seed among 1,024, uniform: the engine shuffles, restocks
-and draws at random from it); actions are the ids of :mod:`rummykit.rl.encoding`; observations come from
-``view(player)`` only; returns are each seat's final score, signed so that more is better,
-divided by 100.  ``resample_from_infostate`` deals the unseen cards again consistently with the
-player's view (:func:`rummykit.engine.sample.determinize`), so ISMCTS runs.  Needs the
-``bench`` extra (open_spiel).
+whole match; n: the game ends after n deals, for short experiments and tests). The deal is
+eight explicit chance events, a byte each of a 64-bit seed (uniform: the engine shuffles,
+restocks and draws at random from it). So many seeds that a player's own hand leaves countless
+deals possible: with few (1,024 once), each hand told the whole seed, and every information set
+held one deal, the game one of perfect information. Actions are the ids of
+:mod:`rummykit.rl.encoding`; observations come from ``view(player)`` only; returns are each
+seat's final score, signed so that more is better, divided by 100. ``resample_from_infostate``
+deals the unseen cards again consistently with the player's view
+(:func:`rummykit.engine.sample.determinize`), so ISMCTS runs. Needs the ``bench`` extra
+(open_spiel).
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from ..engine.sample import determinize
 from ..rules.registry import get_variant
 from .encoding import ActionCodec, ActionSpace, ObservationEncoder
 
-SEEDS = 1024
+SEED_BYTES = 8  # the deal's seed, drawn a byte at a time: one of 2**64
+BYTE_OUTCOMES = 256
 SCALE = 100.0
 DEFAULTS = {"ruleset": "contract", "players": 4, "max_deals": 0}  # max_deals 0: the whole match
 
@@ -83,7 +87,7 @@ class RummyGame(pyspiel.Game):  # type: ignore[misc]
         self.players = setup.players
         info = pyspiel.GameInfo(
             num_distinct_actions=setup.space.size,
-            max_chance_outcomes=SEEDS,
+            max_chance_outcomes=BYTE_OUTCOMES,
             num_players=self.players,
             min_utility=-10_000.0 / SCALE,
             max_utility=10_000.0 / SCALE,
@@ -104,6 +108,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.key = game.key
         self.g = g
+        self._seed: tuple[int, ...] = ()  # before the deal: the seed's bytes drawn so far
         self._table: dict[int, Action] | None = None
 
     @property
@@ -136,18 +141,24 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         return sorted(self._ids())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(s, 1.0 / SEEDS) for s in range(SEEDS)]
+        return [(b, 1.0 / BYTE_OUTCOMES) for b in range(BYTE_OUTCOMES)]
 
     def _apply_action(self, action: int) -> None:
         if self.g is None:
-            self.g = new_game(self.setup.variant, players=self.setup.players, seed=int(action))
+            seed = (*self._seed, int(action))
+            if len(seed) < SEED_BYTES:
+                self._seed = seed
+            else:  # the last byte: deal
+                self._seed = ()
+                self.g = new_game(self.setup.variant, players=self.setup.players,
+                                  seed=int.from_bytes(bytes(seed), "big"))
         else:
             self.g.apply(self._ids()[int(action)])
         self._table = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE or self.g is None:
-            return f"deal with seed {action}"
+            return f"the deal's seed, byte {len(self._seed) + 1} of {SEED_BYTES}: {action}"
         act = self._ids().get(int(action))
         return act.text() if act is not None else f"id {action}"
 
@@ -169,7 +180,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         if self.g is None:
-            return "(before the deal)"
+            return f"(before the deal: {len(self._seed)} of the seed's {SEED_BYTES} bytes drawn)"
         return json.dumps(self.g.view(self.g.current_player)["hand"])
 
 
