@@ -81,6 +81,18 @@ RULES_CASES = {
     "hand-size-0": ('extends = "basic"\nhand_size = [0]\n', "hand_size"),
     "hand-size-empty": ('extends = "basic"\nhand_size = []\n', "hand_size"),
     "min-run-99": ('extends = "basic"\nmin_run = 99\n', "min_run"),
+    # games nobody can win (and, where a deal nobody went out of scores nothing, matches that never end)
+    "no-way-to-go-out": ('extends = "traditional"\ngo_out_by_discard = false\n'
+                         'go_out_without_discard = false\n', "go_out_by_discard"),
+    "melds-before-the-draw-but-must-discard-to-go-out": (
+        'extends = "ten-card"\ngo_out_without_discard = false\n', "go_out_without_discard"),
+    "no-meld-can-be-made": ('extends = "traditional"\nmin_set = 5\nmin_run = 14\n', "min_set"),
+    "whole-hand-deal-longer-than-its-contract": (
+        'extends = "contract"\nhand_size = [20, 10, 10, 12, 12, 12, 12]\nwhole_hand_rounds = [1, 7]\n',
+        "whole_hand_rounds"),
+    "whole-hand-pair": ('extends = "contract"\ncontracts = ["P2", "S3+R4", "2R4", "3S3", "2S3+R4", "S3+2R4", '
+                        '"3R4"]\nwhole_hand_rounds = [1, 7]\n', "whole_hand_rounds"),
+    "nested-too-deep": ('extends = "basic"\nnotes = ' + "[" * 600 + "]" * 600 + "\n", "nested too deep"),
     "not-toml": ("this is = = not toml\n", "not valid TOML"),
     "not-utf8": (b"extends = \"basic\"\nname = \"\xff\xfe\"\n", "UTF-8"),
 }
@@ -311,6 +323,14 @@ def _bad_setup(path: Path) -> None:
     db.close()
 
 
+def _deep_setup(path: Path) -> None:
+    _saved(path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE games SET setup = ?", ('{"x": ' + "[" * 100_000 + "]" * 100_000 + "}",))
+    db.commit()
+    db.close()
+
+
 DB_CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     "one-byte": (lambda p: p.write_bytes(b"x"), "not a rummykit database"),
     "not-sqlite": (lambda p: p.write_bytes(b"a shopping list\n" * 100), "not a rummykit database"),
@@ -319,6 +339,7 @@ DB_CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     "invalid-utf8-ruleset": (lambda p: (_saved(p), _damage_text(p, "ruleset")), "damaged"),
     "invalid-utf8-name": (lambda p: (_saved(p), _damage_text(p, "name")), "damaged"),
     "setup-not-json": (_bad_setup, "damaged"),
+    "setup-nested-too-deep": (_deep_setup, "damaged"),
     "read-only-file": (lambda p: (_saved(p), p.chmod(0o444)), "read-only"),
     "read-only-folder": (lambda p: (_saved(p), p.parent.chmod(0o555)), "read-only"),
     "read-only-folder-no-file": (lambda p: p.parent.chmod(0o555), "does not exist"),

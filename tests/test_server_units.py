@@ -160,3 +160,8 @@ def test_a_seed_nobody_chose_is_one_of_2_53_drawn_by_the_operating_system(monkey
     with Store(tmp_path / "g.db") as store:
         s = session.Session.start(store, rk.get_variant("basic"), 2, ["random"])
         assert s.game.seed == 2**52 + 5
+
+
+def test_a_house_rules_text_nested_too_deep_is_refused_in_words() -> None:
+    with pytest.raises(Invalid, match="nested too deep"):
+        variant_from_rules_text('extends = "basic"\nnotes = ' + "[" * 600 + "]" * 600 + "\n")

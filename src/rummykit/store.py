@@ -284,6 +284,9 @@ class Store:
             raise
         except (sqlite3.Error, ValueError, TypeError, KeyError, IndexError) as e:
             raise StoreError(f"{self.path} is damaged ({what}: {e}); it was left as it is.") from None
+        except RecursionError:  # JSON nested deeper than rummykit ever writes it
+            raise StoreError(f"{self.path} is damaged ({what}: nested too deep to read); "
+                             "it was left as it is.") from None
 
     def _row(self, row: tuple[Any, ...]) -> SavedGame:
         gid = row[0]

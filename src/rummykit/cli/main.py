@@ -96,6 +96,8 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
             opts[k.strip()] = json.loads(val)
         except json.JSONDecodeError:
             opts[k.strip()] = val
+        except RecursionError:
+            raise ValueError(f"option {k.strip()!r}: the value is nested too deep to read") from None
     return opts
 
 

@@ -66,6 +66,9 @@ def _load_toml(path: Path) -> dict[str, Any]:
         raise RulesError(["not valid TOML: the file is not UTF-8 text"], str(path)) from None
     except tomllib.TOMLDecodeError as e:
         raise RulesError([f"not valid TOML: {e}"], str(path)) from None
+    except RecursionError:
+        raise RulesError(["not a rules file: its tables or lists are nested too deep to read"],
+                         str(path)) from None
 
 
 def _resolve(data: dict[str, Any], here: Path | None, seen: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -315,6 +315,7 @@ class RuleSpec(BaseModel):
                 else:
                     continue
                 break
+        problems.extend(self._can_go_out())
         if self.num_deals() is None:
             for n in range(lo, hi + 1):
                 if self.match_target(n) is None:
@@ -330,6 +331,36 @@ class RuleSpec(BaseModel):
                     "give some cards a value, or a number of deals"
                 )
         return problems
+
+    def _can_go_out(self) -> list[str]:
+        """What would stop anyone ever going out: then no deal is won and, where a deal nobody
+        went out of scores nothing (traditional's stalemate), the match would never end."""
+        if not self.go_out_by_discard and not self.go_out_without_discard:
+            return ["go_out_by_discard and go_out_without_discard are both false: nobody could "
+                    "ever go out"]
+        if self.meld_before_draw and not self.go_out_without_discard:
+            return ["go_out_without_discard: melding comes only before the draw (meld_before_draw), "
+                    "so the last cards are melded without a discard: nobody could ever go out"]
+        lo, hi = self.players
+        if not self.contracts:
+            for n in range(lo, hi + 1):
+                no_set = self.min_set > self._largest_meld("set", n)
+                if no_set and self.min_run > self._largest_meld("run", n):
+                    return [f"min_set and min_run: with {n} players no set of {self.min_set} and no run "
+                            f"of {self.min_run} can be made, so nobody could meld or go out"]
+            return []
+        if self.contract_count != "exact":
+            return []  # (more melds may always be added)
+        for r in self.whole_hand_rounds:
+            comps = self.contract(r)
+            for n in range(lo, hi + 1):
+                fewest = self.cards_dealt(r, n) + (0 if self.pat_before_draw else 1)
+                most = sum(self._largest_meld(c.kind, n) for c in comps)
+                if fewest > most:
+                    return [f"whole_hand_rounds: deal {r} is melded whole, but its contract "
+                            f"({describe_contract(comps)}) holds at most {most} cards and a hand of "
+                            f"{n} players holds {fewest} when it may go down"]
+        return []
 
     def _largest_meld(self, kind: str, players: int) -> int:
         """The most cards a meld of ``kind`` can hold with ``players`` players' pack."""

@@ -58,6 +58,8 @@ def variant_from_rules_text(text: str) -> Variant:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise Invalid(f"rules: not valid TOML: {e}") from None
+    except RecursionError:
+        raise Invalid("rules: not a rules file: its tables or lists are nested too deep to read") from None
     parent = data.pop("extends", None)
     if parent is not None:
         if parent not in ORDER:
