@@ -401,3 +401,28 @@ def test_every_round_ends_max_turns_in_the_contract_family_everyone_takes_penalt
     result = g.history[0]
     assert result["winner"] is None and result["limit"] == "max_turns"
     assert result["points"] == result["hand_values"]
+
+
+def test_settlement_by_position_where_the_highest_score_wins_pays_the_winner():
+    """A house rule's settlement by position ranks from the best score: in a ruleset where
+    the highest total wins, the winner collects and the last pays most (it ranked from the
+    lowest: the winner paid)."""
+    g = rk.new_game("basic", players=3, seed=4, options={"settlement": "position", "deals": 1})
+    rng = __import__("random").Random(4)
+    while not g.is_over:
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
+    scores = list(g.scores)
+    pay = g.state.settlement
+    assert pay is not None and sum(pay) == g.state.kitty
+    assert set(g.winners) == {s for s in range(3) if scores[s] == max(scores)}
+    for w in g.winners:
+        assert pay[w] > 0
+    last = min(range(3), key=lambda s: scores[s])
+    if scores[last] < max(scores):
+        assert pay[last] == min(pay) < 0
+
+
+def test_winner_takes_scoring_refuses_penalty_for_a_deal_nobody_went_out_of():
+    with pytest.raises(rk.RulesError, match="nobody_out"):
+        rk.get_variant("contract").with_options({"scoring": "winner_takes"})

@@ -508,3 +508,21 @@ def test_low_or_high_with_two_decks_a_14_card_run_ace_to_ace_in_every_such_rules
         decks = v.spec.pack_for(v.spec.players[1])[0]
         if v.spec.ace_mode == "low_or_high" and decks >= 2:
             assert v.is_valid_meld(run, v.spec.players[1]), vid
+
+
+def test_powe_at_least_contract_extra_melds_keep_one_run_per_suit():
+    """Powe allows one run per suit; with the house rule contract_count = "at_least" the melds
+    added beyond the contract must keep it too.  JH QH KH AH and 3C-6C meet deal 3's two runs
+    of four; 5H 6H 7H would be a second run of hearts (it was offered, then refused as "not
+    the contract: exactly two runs of four")."""
+    g = deal("shanghai-powe", ["AS 2S 6S 3D 4D TS JS QD KD 9C", "JH QH KH AH 3C 4C 5C 6C 5H 6H",
+                                "2D 4S 8C 5D 6D TC JC QC KC 9D"], "KS", "7H 8D 8S 9S", first_round=3,
+             options={"contract_count": "at_least"})
+    play(g, "draw", "pass", "pass")
+    melds = [a for a in g.legal_actions() if isinstance(a, rk.Meld)]
+    assert melds
+    for m in melds:
+        hearts_runs = [grp for grp in m.text()[5:].split(" / ") if "H" in grp and "C" not in grp]
+        assert len(hearts_runs) <= 1, m.text()
+        g.copy().apply(m)  # every meld offered is accepted
+    illegal(g, "meld JH QH KH AH / 3C 4C 5C 6C / 5H 6H 7H", "at least")

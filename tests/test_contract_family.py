@@ -486,3 +486,18 @@ def test_may_i_a_thirteen_card_run_ace_to_king_melds_though_the_ace_reads_low_or
         g.apply("pass")
     g.apply("meld AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS / 6C 7C 8C 9C")
     assert g.down[1] and len(g.table) == 2
+
+
+def test_liverpool_exact_cut_under_house_scoring_where_most_wins_adds_the_bonus():
+    """The cut's bonus is good for the cutter: 50 off where the lowest wins, 50 won where a
+    house rule makes the highest win (it was taken off there too)."""
+    v = rk.get_variant("liverpool").with_options({"scoring": "winner_takes", "nobody_out": "block",
+                                                  "on_reuse_limit": "block"})
+    for seed in range(400):
+        g = rk.new_game(v, players=4, seed=seed, dealer=0)
+        g.apply("cut")
+        if events(g, "cut")[0]["bonus"]:
+            assert g.scores[3] == 50 and g.scores[:3] == [0, 0, 0]
+            assert "50 points won" in events(g, "cut")[0]["text"]
+            return
+    raise AssertionError("no exact cut in 400 seeded deals")

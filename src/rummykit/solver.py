@@ -719,15 +719,16 @@ class Solver:
         return Reading(sk[1], cards, rank=sk[2])
 
     def _extras(self, cnt: list[int], used_nat: int, slots: int, whole_hand: bool,
-                beat: int) -> tuple[int, list[Skel]] | None:
+                beat: int, chosen: Sequence[Skel] = ()) -> tuple[int, list[Skel]] | None:
         """Contracts that allow more melds: extra melds (skeletons) from the natural cards
         ``cnt`` still holds, ``slots`` wild slots already taken by the contract's melds.
         A wild-capable card (a 2 where 2s are wild) may be a natural card of one meld and
         fill a wild slot of another, so the slots are filled only at the end, with the
         most valuable wild cards no meld uses as natural.  Returns the best total value
         above ``beat`` and the extra skeletons, or None (in a whole-hand deal only an
-        arrangement using every card counts)."""
-        found = _ExtraSearch(self, cnt, whole_hand, beat)
+        arrangement using every card counts).  ``chosen``: the contract's melds, which the
+        extra melds must stand beside as the rules ask (one run per suit, ...)."""
+        found = _ExtraSearch(self, cnt, whole_hand, beat, chosen)
         found.go(None, used_nat, slots)
         if found.best is None:
             return None
@@ -812,6 +813,25 @@ def _assign(i: int, options: list[list[Reading]], slots: list[Component | None],
     return False
 
 
+def _apart_ok(sk: Skel, others: Sequence[Skel], cr: ContractRules) -> bool:
+    """Whether the meld skeleton ``sk`` may stand beside ``others`` (one run per suit, runs
+    of a suit not touching, set ranks distinct, as the rules ask)."""
+    kind = sk[1]
+    for other in others:
+        if kind == "run" and other[1] == "run" and other[3] == sk[3]:
+            if cr.one_run_per_suit:
+                return False
+            if cr.not_contiguous:
+                a_lo, a_hi = sk[4], sk[4] + len(sk[5]) - 1
+                b_lo, b_hi = other[4], other[4] + len(other[5]) - 1
+                if a_hi + 1 == b_lo or b_hi + 1 == a_lo:
+                    return False
+        elif kind == "set" and other[1] == "set" and cr.distinct_set_ranks:
+            if other[2] == sk[2]:
+                return False
+    return True
+
+
 class _Search:
     """One :meth:`Solver.solve` search: the branch and bound over the components' candidate
     skeletons, on the face counts ``cnt`` (changed as candidates are taken, and restored).
@@ -850,21 +870,7 @@ class _Search:
         return sum(val[c] for c in self.solver._fill(self.cnt, slots))
 
     def compatible(self, sk: Skel) -> bool:
-        kind = sk[1]
-        cr = self.cr
-        for other in self.chosen:
-            if kind == "run" and other[1] == "run" and other[3] == sk[3]:
-                if cr.one_run_per_suit:
-                    return False
-                if cr.not_contiguous:
-                    a_lo, a_hi = sk[4], sk[4] + len(sk[5]) - 1
-                    b_lo, b_hi = other[4], other[4] + len(other[5]) - 1
-                    if a_hi + 1 == b_lo or b_hi + 1 == a_lo:
-                        return False
-            elif kind == "set" and other[1] == "set" and cr.distinct_set_ranks:
-                if other[2] == sk[2]:
-                    return False
-        return True
+        return _apart_ok(sk, self.chosen, self.cr)
 
     def leaf(self, used_nat: int) -> bool:
         slots = self.slots
@@ -970,7 +976,7 @@ class _Search:
     def extra_search(self, used_nat: int, slots: int) -> bool:
         """At-least contracts (more melds may be added): extra melds, their wild slots
         filled, like the contract's, only once every natural card is placed."""
-        found = self.solver._extras(self.cnt, used_nat, slots, self.whole_hand, self.best_used)
+        found = self.solver._extras(self.cnt, used_nat, slots, self.whole_hand, self.best_used, self.chosen)
         if found is not None and found[0] > self.best_used:
             self.best_used = found[0]
             self.best_pick = self.chosen + found[1]
@@ -982,8 +988,10 @@ class _ExtraSearch:
     holds, the best total value above ``beat`` in ``best_val`` and its skeletons in
     ``best``."""
 
-    def __init__(self, solver: Solver, cnt: list[int], whole_hand: bool, beat: int):
+    def __init__(self, solver: Solver, cnt: list[int], whole_hand: bool, beat: int,
+                 chosen: Sequence[Skel] = ()):
         self.solver, self.cnt, self.whole_hand = solver, cnt, whole_hand
+        self.chosen = list(chosen)
         self.best: list[Skel] | None = None
         self.best_val = beat
         self.extra: list[Skel] = []
@@ -1016,6 +1024,8 @@ class _ExtraSearch:
             if prev is not None and key < prev:
                 continue
             if any(cnt[c] < n for c, n in sk[8]):
+                continue
+            if not _apart_ok(sk, self.chosen, cr) or not _apart_ok(sk, self.extra, cr):
                 continue
             for c, n in sk[8]:
                 cnt[c] -= n

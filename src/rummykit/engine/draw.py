@@ -37,12 +37,13 @@ def apply_cut(setup: Setup, st: State, a: Action, check: bool) -> Action:
     size = st.rng.randint(setup.pack_size // 4, (3 * setup.pack_size) // 4)
     needed = n * sp.cards_dealt(st.round_no, n) + 1
     hit = size == needed
-    if hit:
-        st.scores[seat] -= sp.cut_bonus
+    if hit:  # the bonus is good for the cutter: points off, or points won where most wins
+        st.scores[seat] += sp.cut_bonus if sp.scoring == "winner_takes" else -sp.cut_bonus
     st.asked = None
+    gain = "points won" if sp.scoring == "winner_takes" else "off the score"
     event(st, seat, "cut",
           f"{seat_name(seat)} cut {size} cards" + (
-              f": exactly the {needed} needed, {sp.cut_bonus} off the score" if hit else
+              f": exactly the {needed} needed, {sp.cut_bonus} {gain}" if hit else
               f" ({needed} would have won {sp.cut_bonus} points)"),
           size=size, needed=needed, bonus=hit)
     deal(setup, st)

@@ -412,5 +412,6 @@ def finish_match(setup: Setup, st: State) -> None:
     sp = setup.spec
     best = max(st.scores) if sp.scoring == "winner_takes" else min(st.scores)
     st.winners = [s for s in range(setup.n) if st.scores[s] == best]
-    if sp.settlement == "position":
-        st.settlement = settlement(st.scores, st.kitty)
+    if sp.settlement == "position":  # places from the best score: the lowest, or the highest
+        ranked = st.scores if sp.scoring != "winner_takes" else [-s for s in st.scores]
+        st.settlement = settlement(ranked, st.kitty)

@@ -283,7 +283,8 @@ def verify_meld(setup: Setup, st: State, seat: int, a: Meld) -> list[Reading]:
                                          + "; ".join(_reading_text(st, rd) for rd in fits[:6]))
         if got is None:
             raise IllegalActionError(
-                f"That is not the contract: you must lay down exactly {contract_text(setup, st)}"
+                f"That is not the contract: you must lay down "
+                f"{'at least' if sp.contract_count == 'at_least' else 'exactly'} {contract_text(setup, st)}"
                 + (" (each meld exactly that size)" if sp.contract_sizes == "exact" and not whole else ""))
         readings = got
     else:

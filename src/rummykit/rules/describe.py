@@ -55,11 +55,11 @@ def describe_rules(v: Variant) -> str:
         jk = "players-1" if p.jokers == "players-1" else str(j)
         packs.append(f"{p.players[0]}-{p.players[1]} players: {d} deck{'s' if d > 1 else ''} and {jk} jokers")
     lines.append(f"Players: {lo}-{hi}. Pack: " + "; ".join(packs) + ".")
-    if sp.hand_size_by_players:
+    if sp.hand_size:  # (it wins over hand_size_by_players, as in the game: spec.cards_dealt)
+        lines.append(f"Cards dealt per deal: {', '.join(map(str, sp.hand_size[: sp.num_deals()]))}.")
+    elif sp.hand_size_by_players:
         deal = ", ".join(f"{n} players {k}" for n, k in sorted(sp.hand_size_by_players.items()))
         lines.append(f"Cards dealt: {deal}.")
-    elif sp.hand_size:
-        lines.append(f"Cards dealt per deal: {', '.join(map(str, sp.hand_size[: sp.num_deals()]))}.")
     if sp.starter_extra_card:
         lines.append("The first player gets one card more and does not draw on the first turn.")
     deals = sp.num_deals()

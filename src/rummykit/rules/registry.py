@@ -42,6 +42,10 @@ def variant_ids() -> list[str]:
     return list(ORDER)
 
 
+# keys that say one thing two ways: a file (or options) giving one replaces the other it extends
+_EITHER = (("hand_size", "hand_size_by_players"),)
+
+
 def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     out = copy.deepcopy(base)
     for k, v in over.items():
@@ -49,6 +53,11 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
             out[k] = _merge(out[k], v)
         else:
             out[k] = copy.deepcopy(v)
+    for a, b in _EITHER:  # (hand_size would win over the hand_size_by_players just given)
+        if a in over and b not in over:
+            out.pop(b, None)
+        elif b in over and a not in over:
+            out.pop(a, None)
     return out
 
 

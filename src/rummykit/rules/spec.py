@@ -235,8 +235,11 @@ class RuleSpec(BaseModel):
             if not 2 <= p.players[0] <= p.players[1] <= 12:
                 problems.append(f"pack: players {p.players[0]}-{p.players[1]} is not a range within 2-12")
         for n in counts:
-            if not any(p.players[0] <= n <= p.players[1] for p in self.pack):
+            covering = sum(p.players[0] <= n <= p.players[1] for p in self.pack)
+            if not covering:
                 problems.append(f"pack: no pack is given for {n} players")
+            elif covering > 1:  # (the first would be used, the others silently not)
+                problems.append(f"pack: {covering} packs are given for {n} players: give one")
         if self.hand_size is None and self.hand_size_by_players is None:
             problems.append("hand_size: give hand_size (per deal) or hand_size_by_players")
         if self.hand_size is None and self.hand_size_by_players is not None:
@@ -316,6 +319,13 @@ class RuleSpec(BaseModel):
                     continue
                 break
         problems.extend(self._can_go_out())
+        if self.scoring == "winner_takes":  # (most wins: a hand's value may not count for its holder)
+            for key in ("nobody_out", "on_reuse_limit"):
+                if getattr(self, key) == "penalty":
+                    problems.append(
+                        f"{key}: \"penalty\" scores each hand's value to its holder, which fits penalty "
+                        f"scoring (the lowest total wins), but with scoring = \"winner_takes\" the biggest "
+                        f"hand would gain most: use \"block\" or \"stalemate\"")
         if self.num_deals() is None:
             for n in range(lo, hi + 1):
                 if self.match_target(n) is None:
