@@ -426,3 +426,12 @@ def test_settlement_by_position_where_the_highest_score_wins_pays_the_winner():
 def test_winner_takes_scoring_refuses_penalty_for_a_deal_nobody_went_out_of():
     with pytest.raises(rk.RulesError, match="nobody_out"):
         rk.get_variant("contract").with_options({"scoring": "winner_takes"})
+
+
+def test_wrotham_7D_JK_JK_is_offered_as_a_set_of_sevens_and_as_a_run():
+    """Two jokers beside a natural card read as a set or as a run; both are melds.  The run
+    7D JK=8D JK=9D was never offered (the options were told apart by their cards alone)."""
+    g = deal("wrotham", ["AS 2S 6C 8C 8D TH JH", "7D JK JK 4C KS 9H 3S", "2C 3C 5C 5D 6D 8S TS"],
+             "KD", "QC", starter_extra="QH")
+    texts = [a.text() for a in g.legal_actions() if isinstance(a, rk.Meld)]
+    assert "meld 7D JK=7 JK=7" in texts and "meld 7D JK=8D JK=9D" in texts

@@ -261,7 +261,14 @@ def test_progressive_settlement_shown_with_the_final_scores():
     play_random(g, random.Random(1))
     v = g.view(0)
     assert v["is_over"] and "settlement" in v
-    assert sum(Fraction(x) for x in v["settlement"]) == g.kitty
+    assert g.kitty > 0  # (a buy was made: the check below means something)
+    # each buy cost its buyer a unit into the kitty, which the winner takes: the units won are
+    # the units lost (the buyers were not charged: the settlement summed to the kitty)
+    assert sum(Fraction(x) for x in v["settlement"]) == 0
+    paid = [sum(r["buys"][s] for r in g.history) for s in range(3)]
+    assert sum(paid) == g.kitty
+    assert [Fraction(x) for x in v["settlement"]] == [
+        p - paid[s] for s, p in enumerate(settlement(g.scores, g.kitty))]
 
 
 def test_progressive_all_wild_meld_declares_its_meaning():
@@ -526,3 +533,16 @@ def test_powe_at_least_contract_extra_melds_keep_one_run_per_suit():
         assert len(hearts_runs) <= 1, m.text()
         g.copy().apply(m)  # every meld offered is accepted
     illegal(g, "meld JH QH KH AH / 3C 4C 5C 6C / 5H 6H 7H", "at least")
+
+
+def test_powe_contract_is_offered_keeping_a_card_back_when_the_best_would_leave_one_unplayable():
+    """Deal 4, three sets: 3C 3D 3S 3S / 5D 5S 5S / 9C 9H 9S leaves 8D alone, which powe can
+    neither play nor discard; keeping a 3S back as well is legal (it was not offered: the
+    best arrangement was refused and nothing else was tried)."""
+    g = deal("shanghai-powe", ["AS 2S 6S 3D 4D TS JS QD KD 9C", "3C 3D 3S 3S 5D 5S 5S 9C 9H 9S",
+                                "2D 4S 8C 5D 6D TC JC QC KC 9D"], "KS", "8D 8H 8S 9S", first_round=4)
+    play(g, "draw", "pass", "pass")
+    melds = [a for a in g.legal_actions() if isinstance(a, rk.Meld)]
+    assert [m.text() for m in melds] == ["meld 9C 9H 9S / 3D 3S 3S / 5D 5S 5S"]
+    play(g, melds[0].text())
+    assert sorted(g.hands[1]) == sorted(P("3C 8D"))

@@ -501,3 +501,19 @@ def test_liverpool_exact_cut_under_house_scoring_where_most_wins_adds_the_bonus(
             assert "50 points won" in events(g, "cut")[0]["text"]
             return
     raise AssertionError("no exact cut in 400 seeded deals")
+
+
+def test_contract_round7_run_from_ace_to_ace_with_both_natural_aces_is_offered():
+    """A run may hold both aces (A-K-A, 14 cards); in deal 7 the whole hand, grown by buys,
+    is AH 2H ... KH AH and two runs of four.  The solver ruled it out: it counted each copy
+    of a card as needing a run of its own."""
+    hands = ["2C 3C 4C 5D 6D 8S TS JS QD KD 2D 3D", "AH 2H 3H 4H 5C 6C 7C 8C 9S TS JS QS",
+             "AS 2S 6H 6C 8C 8D TH JH QH 4D 5S 7S"]
+    g = deal("contract", hands, "KC", "KS 7H", first_round=7)
+    play(g, "draw", "pass", "pass")
+    g.hands[1] = rk.parse_cards("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 3C 4C 5C 6C 7S 8S 9S TS")
+    g.state.legal = None  # the position was set by hand: ask afresh
+    melds = [a.text() for a in g.legal_actions() if isinstance(a, rk.Meld)]
+    assert melds == ["meld AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH / 7S 8S 9S TS / 3C 4C 5C 6C"]
+    play(g, melds[0])
+    assert g.history[-1]["winner"] == 1

@@ -207,9 +207,14 @@ class Solver:
                 return True
             return len(ranks) <= len(comps)
         if kinds == {"run"}:
+            # (where a run may run A-K-A, one run holds two copies of its ace)
+            two_aces = self.rules.ace_mode in ("low_or_high", "wrap")
             need = 0
             for base in (0, 13, 26, 39):
-                most = max((cnt[c] for c in range(base, base + 13) if c not in wild), default=0)
+                most = max((cnt[c] for c in range(base + 1, base + 13) if c not in wild), default=0)
+                if base not in wild:
+                    aces = cnt[base]
+                    most = max(most, (aces + 1) // 2 if two_aces else aces)
                 need += most
             return need <= len(comps)
         return True

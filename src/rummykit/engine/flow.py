@@ -384,6 +384,7 @@ def end_round(setup: Setup, st: State, winner: int | None, mode: str, reason: st
         "points": [number(p) for p in pts],
         "scores": [number(s) for s in st.scores],
         "stock_reuses": st.stock_reuses,
+        "buys": list(st.buys),  # each seat's buys this deal (each paid the buying cost into the kitty)
         # the table limit that ended the round: "max_turns", "max_stock_reuses" or None
         "limit": limit,
     }
@@ -414,4 +415,6 @@ def finish_match(setup: Setup, st: State) -> None:
     st.winners = [s for s in range(setup.n) if st.scores[s] == best]
     if sp.settlement == "position":  # places from the best score: the lowest, or the highest
         ranked = st.scores if sp.scoring != "winner_takes" else [-s for s in st.scores]
-        st.settlement = settlement(ranked, st.kitty)
+        cost = sp.buying.cost if sp.buying is not None else 0
+        paid = [cost * sum(r.get("buys", [0] * setup.n)[s] for r in st.history) for s in range(setup.n)]
+        st.settlement = settlement(ranked, st.kitty, paid)

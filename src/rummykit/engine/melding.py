@@ -178,7 +178,10 @@ def meld_options(setup: Setup, st: State, seat: int) -> list[Action]:
         if best is None:
             return []
         act = Meld(tuple(rd.items(rules) for rd in best))
-        return [act] if why_not_leave(setup, st, seat, act.cards(), best) is None else []
+        if why_not_leave(setup, st, seat, act.cards(), best) is None:
+            return [act]
+        kept = _contract_keeping_back(setup, st, seat)
+        return [] if kept is None else [kept]
     if not sp.contracts and st.round_no in sp.whole_hand_meld_deals and not st.down[seat]:
         return _whole_hand_options(setup, st, seat)
     out: list[Action] = []
@@ -188,13 +191,49 @@ def meld_options(setup: Setup, st: State, seat: int) -> list[Action]:
         cnt[c] += 1
     for kind, lo in (("set", rules.min_set), ("run", rules.min_run)):
         for rd in st.solver.melds_from(cnt, kind, lo, len(hand)):
-            if rd.cards in seen:
+            items = rd.items(rules)  # (the cards and what the wilds stand for: 7D JK JK is
+            if items in seen:        # a set of 7s and a run 7D-9D, two melds)
                 continue
-            seen.add(rd.cards)
-            act = Meld((rd.items(rules),))
+            seen.add(items)
+            act = Meld((items,))
             if why_not_leave(setup, st, seat, act.cards(), (rd,)) is None:
                 out.append(act)
     return out
+
+
+def _contract_keeping_back(setup: Setup, st: State, seat: int) -> Meld | None:
+    """When the best contract arrangement leaves a position the rules forbid (shanghai-powe:
+    one last card that can be neither played nor discarded; a discard needed to go out; the
+    taken card alone to discard), the best one that keeps one card back, else two, from
+    the melds and leaves an allowed position: the least penalty left, then the lowest
+    cards kept (a function of the hand alone, like the best)."""
+    hand = st.hands[seat]
+    rules = st.rules
+    assert rules is not None
+    if whole_hand_round(setup, st):
+        return None  # (the whole hand is melded: nothing is kept back)
+    values = setup.values
+    faces = sorted(set(hand))
+    aside_sets: list[tuple[Card, ...]] = [(c,) for c in faces]
+    pairs = [(a, b) for i, a in enumerate(faces) for b in faces[i:] if a != b or hand.count(a) > 1]
+    for batch in (aside_sets, pairs):
+        found: tuple[int, tuple[Card, ...], Meld] | None = None
+        for aside in batch:
+            rest = list(hand)
+            for c in aside:
+                rest.remove(c)
+            got = best_contract(setup, st, rest)  # (kept for the deal, like the best)
+            if got is None:
+                continue
+            act = Meld(tuple(rd.items(rules) for rd in got))
+            if why_not_leave(setup, st, seat, act.cards(), got) is not None:
+                continue
+            left = sum(values[c] for c in hand) - sum(values[c] for c in act.cards())
+            if found is None or (left, aside) < (found[0], found[1]):
+                found = (left, aside, act)
+        if found is not None:
+            return found[2]
+    return None
 
 
 def _whole_hand_options(setup: Setup, st: State, seat: int) -> list[Action]:

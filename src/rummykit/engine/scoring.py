@@ -52,10 +52,11 @@ def score_round(
     return [Fraction(v) for v in hv]
 
 
-def settlement(totals: Sequence[Fraction], kitty: int) -> list[Fraction]:
+def settlement(totals: Sequence[Fraction], kitty: int, paid: Sequence[int] | None = None) -> list[Fraction]:
     """Progressive Rummy's settlement by position: the k-th placed (k >= 2) pays
     2(k-1) units and the winner receives their sum plus the kitty.  Tied players share
-    their places' payments equally."""
+    their places' payments equally.  ``paid``: what each seat paid into the kitty (a unit a
+    buy), counted against it, so that the units won are the units lost."""
     n = len(totals)
     order = sorted(range(n), key=lambda s: totals[s])
     pay = [Fraction(0)] * n
@@ -73,6 +74,9 @@ def settlement(totals: Sequence[Fraction], kitty: int) -> list[Fraction]:
     pot = Fraction(kitty) - sum(pay, Fraction(0))
     for s in winners:
         pay[s] += pot / len(winners)
+    if paid is not None:
+        for s in range(n):
+            pay[s] -= paid[s]
     return pay
 
 

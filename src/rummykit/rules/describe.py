@@ -122,13 +122,29 @@ def describe_rules(v: Variant) -> str:
     b = sp.buying
     if b is not None and b.enabled:
         rounds = "every deal" if b.rounds == "all" else "deals " + ", ".join(map(str, b.rounds))
-        extra = (f"takes {b.extra_cards} stock card{'s' if b.extra_cards != 1 else ''} with it"
-                 if b.extra_cards else "takes no extra card")
-        lim = f"at most {b.limit} a deal" if b.limit else "no limit"
+        def cards(k: int) -> str:
+            return f"takes {k} stock card{'s' if k != 1 else ''} with it" if k else "takes no extra card"
+
+        extra = cards(b.extra_cards) + "".join(f", deal {r}: {cards(k)[6:]}"
+                                               for r, k in sorted(b.extra_cards_by_round.items())
+                                               if r <= (deals or r))
+        lim = f"at most {b.limit} a deal" if b.limit is not None else "no limit"
         lim += "".join(f", deal {r}: at most {k}" for r, k in sorted(b.limit_by_round.items())
                        if r <= (deals or r))
-        lines.append(f"{b.verb}: when the player to draw passes on the discard, another player may take it "
-                     f"({rounds}; {extra}; {lim}; nearest in turn order first).")
+        more = []
+        if b.cost:
+            more.append(f"each costs the buyer {b.cost} unit{'s' if b.cost != 1 else ''} into the kitty, "
+                        "which the winner takes")
+        if b.next_card:
+            more.append("once it is taken, the card under it is offered the same way")
+        if b.no_successive:
+            more.append("nobody takes two cards in a row this way")
+        if b.own_turn:
+            more.append(f"the player to draw may also {b.verb.lower()} the upcard, then takes the "
+                        "normal turn")
+        lines.append(f"{b.verb[:1].upper()}{b.verb[1:]}: when the player to draw passes on the discard, "
+                     f"another player may take it ({rounds}; {extra}; {lim}; nearest in turn order first)."
+                     + "".join(f" {m[0].upper()}{m[1:]}." for m in more))
     if sp.shanghai_call:
         lines.append("Shanghai call: a discard that fits a meld may be called.")
     if sp.rummy_call:
