@@ -93,6 +93,9 @@ RULES_CASES = {
     "whole-hand-pair": ('extends = "contract"\ncontracts = ["P2", "S3+R4", "2R4", "3S3", "2S3+R4", "S3+2R4", '
                         '"3R4"]\nwhole_hand_rounds = [1, 7]\n', "whole_hand_rounds"),
     "nested-too-deep": ('extends = "basic"\nnotes = ' + "[" * 600 + "]" * 600 + "\n", "nested too deep"),
+    "max-stock-reuses-false": ('extends = "basic"\nmax_stock_reuses = false\n', "max_stock_reuses"),
+    "buying-in-deal-0": ('extends = "contract"\nbuying = { rounds = [0, 2] }\n', "buying.rounds"),
+    "empty-id": ('extends = "basic"\nid = ""\n', "id"),
     "not-toml": ("this is = = not toml\n", "not valid TOML"),
     "not-utf8": (b"extends = \"basic\"\nname = \"\xff\xfe\"\n", "UTF-8"),
 }
@@ -427,3 +430,10 @@ def test_a_new_database_is_still_created_by_the_store_and_used(db_dir):
     assert r.exit_code == 0 and "No games yet" in r.output
     r = run_cli("stats", "--db", str(path))
     assert r.exit_code == 0
+
+
+def test_a_rules_file_that_starts_with_a_byte_order_mark_loads(tmp_path):
+    """Some editors write a UTF-8 byte-order mark first: it is no part of the rules (it was
+    refused as "Invalid statement (at line 1, column 1)")."""
+    p = _write_rules(tmp_path, b'\xef\xbb\xbfextends = "basic"\nname = "Ours"\n')
+    assert rk.load_variant(p).spec.name == "Ours"

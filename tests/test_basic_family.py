@@ -435,3 +435,24 @@ def test_wrotham_7D_JK_JK_is_offered_as_a_set_of_sevens_and_as_a_run():
              "KD", "QC", starter_extra="QH")
     texts = [a.text() for a in g.legal_actions() if isinstance(a, rk.Meld)]
     assert "meld 7D JK=7 JK=7" in texts and "meld 7D JK=8D JK=9D" in texts
+
+
+def test_basic_house_rule_ace_high_or_low_makes_the_ace_score_15():
+    """RULES.md 4.5: "ace high or low (ace then scores 15)": the switch alone brings the
+    value (the browser's options set switches only); a value given beside it stays."""
+    v = rk.get_variant("basic").with_options({"ace_mode": "low_or_high"})
+    assert v.spec.card_values["A"] == 15 and v.values[rk.parse_card("AS")] == 15
+    kept = rk.get_variant("basic").with_options({"ace_mode": "low_or_high", "card_values": {"A": 1}})
+    assert kept.spec.card_values["A"] == 1
+    assert rk.get_variant("basic").spec.card_values["A"] == 1
+
+
+def test_basic_house_rule_no_limit_on_reusing_the_stock_is_written_none_in_a_rules_file(tmp_path):
+    """TOML has no null: max_stock_reuses = "none" is no limit; false is refused (it was
+    read as 0, Block Rummy's rule)."""
+    p = tmp_path / "r.toml"
+    p.write_text('extends = "basic"\nmax_stock_reuses = "none"\n')
+    assert rk.load_variant(p).spec.max_stock_reuses is None
+    p.write_text('extends = "basic"\nmax_stock_reuses = false\n')
+    with pytest.raises(rk.RulesError, match="max_stock_reuses"):
+        rk.load_variant(p)

@@ -330,3 +330,33 @@ def test_hint_for_a_saved_game_is_refused_on_a_bots_turn_and_never_shows_its_han
     assert hidden not in got.output
     asked = CliRunner().invoke(main, ["hint", "--game", str(s.id), "--db", str(db), "--seat", str(bot)])
     assert asked.exit_code != 0 and hidden not in asked.output
+
+
+def test_stats_best_game_under_a_house_rules_file_where_the_highest_total_wins(tmp_path):
+    """A house-rules file's own id is no built-in ruleset: its saved games say how they
+    score (the best game was taken as the lowest total)."""
+    import random
+
+    from rummykit.cli.simulate import play_random
+
+    rules = tmp_path / "ours.toml"
+    rules.write_text('extends = "basic"\nid = "our-basic"\nname = "Ours"\nmelds_per_turn = "any"\n')
+    v = rk.load_variant(rules)
+    db = tmp_path / "g.sqlite3"
+    mine = []
+    with Store(db) as store:
+        for seed in (1, 2, 3):
+            g = rk.new_game(v, players=2, seed=seed)
+            play_random(g, random.Random(seed))
+            rec = g.record()
+            gid = store.new_game({**rec, "actions": []}, ["human", "random"], 0, "Ann")
+            acts = rec["actions"]
+            for i, a in enumerate(acts[:-1]):
+                store.add_action(gid, i, 0, a)
+            final = ([str(s) for s in g.scores], 0 in g.winners)
+            store.add_action(gid, len(acts) - 1, 0, acts[-1], final=final)
+            mine.append((g.scores[0], gid))
+    got = CliRunner().invoke(main, ["stats", "--json", "--db", str(db)])
+    assert got.exit_code == 0, got.output
+    best = json.loads(got.output)[0]["best_game"]
+    assert best["id"] == max(mine)[1] and best["score"] == max(mine)[0]

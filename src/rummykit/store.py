@@ -339,7 +339,7 @@ class Store:
     def _stats(self, low_wins: Callable[[str], bool]) -> list[dict[str, Any]]:
         out = []
         for (ruleset,) in self.db.execute("SELECT DISTINCT ruleset FROM games ORDER BY ruleset").fetchall():
-            games = self.db.execute("SELECT id, human, scores, won FROM games WHERE ruleset = ? "
+            games = self.db.execute("SELECT id, human, scores, won, setup FROM games WHERE ruleset = ? "
                                     "AND finished IS NOT NULL", (ruleset,)).fetchall()
             started = self.db.execute("SELECT count(*) FROM games WHERE ruleset = ?",
                                       (ruleset,)).fetchone()[0]
@@ -348,9 +348,13 @@ class Store:
                 for (p,) in self.db.execute("SELECT points FROM rounds WHERE game = ?", (gid,)):
                     pts.append(Fraction(json.loads(p)[human]))
             best = None
-            for gid, human, scores, _won in games:
+            for gid, human, scores, _won, setup in games:
                 mine = Fraction(json.loads(scores)[human])
-                if best is None or (mine < best[1] if low_wins(ruleset) else mine > best[1]):
+                # a game under a house-rules file says which way it scores in its own rules
+                rules = json.loads(setup).get("rules") if setup else None
+                scoring = rules.get("scoring") if isinstance(rules, dict) else None
+                low = low_wins(ruleset) if scoring is None else scoring != "winner_takes"
+                if best is None or (mine < best[1] if low else mine > best[1]):
                     best = (gid, mine)
             out.append({
                 "ruleset": ruleset,

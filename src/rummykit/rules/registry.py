@@ -53,6 +53,13 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
             out[k] = _merge(out[k], v)
         else:
             out[k] = copy.deepcopy(v)
+    # the basic family's house rule "ace high or low (ace then scores 15)" (RULES.md 4.5): the
+    # switch alone (as the browser's options set it) brings the value, unless A is given too
+    values = out.get("card_values")
+    if (over.get("ace_mode") == "low_or_high" and base.get("ace_mode", "low") == "low"
+            and isinstance(values, dict) and values.get("A") == 1
+            and "A" not in (over.get("card_values") or {})):
+        out["card_values"] = {**values, "A": 15}
     for a, b in _EITHER:  # (hand_size would win over the hand_size_by_players just given)
         if a in over and b not in over:
             out.pop(b, None)
@@ -65,8 +72,9 @@ def _load_toml(path: Path) -> dict[str, Any]:
     if path.is_dir():
         raise RulesError([f"{path} is a folder, not a rules file"], str(path))
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        raw = path.read_bytes()
+        # a byte-order mark (some editors on Windows write one) is no part of the rules
+        return tomllib.loads(raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
     except FileNotFoundError:
         raise RulesError([f"no such file {path}"], str(path)) from None
     except OSError as e:

@@ -217,6 +217,16 @@ class RuleSpec(BaseModel):
             raise ValueError(f"missing values for {', '.join(missing)}")
         return v
 
+    @field_validator("max_stock_reuses", "max_turns", mode="before")
+    @classmethod
+    def _no_limit(cls, v: object) -> object:
+        """TOML has no null: "none" says no limit.  A true or false is no count of times."""
+        if isinstance(v, str) and v.strip().lower() in ("none", "no limit", "unlimited"):
+            return None
+        if isinstance(v, bool):
+            raise ValueError('a number of times, or "none" for no limit (not true or false)')
+        return v
+
     @field_validator("contracts")
     @classmethod
     def _contracts(cls, v: list[str]) -> list[str]:
@@ -255,6 +265,22 @@ class RuleSpec(BaseModel):
         for r in self.whole_hand_rounds:
             if not 1 <= r <= len(self.contracts):
                 problems.append(f"whole_hand_rounds: {r} is not a deal with a contract")
+        if not self.id.strip() or not self.name.strip():
+            problems.append("id and name: each must be some text, not empty")
+        # (a number past the last deal may be for a deal an option adds: seven-hand's eighth)
+        named: list[tuple[str, list[int]]] = [
+            ("whole_hand_meld_deals", self.whole_hand_meld_deals),
+            ("no_ace_both_ends_deals", self.no_ace_both_ends_deals)]
+        b = self.buying
+        if b is not None:
+            named += [("buying.rounds", [] if b.rounds == "all" else list(b.rounds)),
+                      ("buying.limit_by_round", list(b.limit_by_round)),
+                      ("buying.extra_cards_by_round", list(b.extra_cards_by_round))]
+        for key, deals in named:
+            for r in deals:
+                if r < 1:
+                    problems.append(f"{key}: {r} is no deal (deals are numbered from 1)")
+                    break
         if problems:
             raise ValueError("; ".join(problems))
         problems.extend(self._plays())

@@ -55,7 +55,7 @@ def variant_from_rules_text(text: str) -> Variant:
     if len(text) > MAX_RULES_TEXT:
         raise Invalid(f"rules: the house-rules text is longer than {MAX_RULES_TEXT} characters")
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix("\ufeff"))  # (a byte-order mark is no part of it)
     except tomllib.TOMLDecodeError as e:
         raise Invalid(f"rules: not valid TOML: {e}") from None
     except RecursionError:
