@@ -454,3 +454,21 @@ def test_shortfall_memos_hold_nothing_for_the_garbage_collector_to_scan():
         solver.shortfalls_without(rng.sample(pack, 11), comps)
     gc.collect()
     assert len(gc.get_objects()) - before < 30
+
+
+def test_an_at_least_contract_search_cut_short_still_gives_an_arrangement_that_meets_it(monkeypatch):
+    """An at-least contract's search has no bound to prune it: a hand grown by a house rule's
+    unlimited buys took 25 s.  Its steps are counted (solver.EXTRA_STEPS); cut short, the best
+    arrangement found so far stands, and it meets the contract."""
+    import rummykit.solver as solver_module
+
+    v = rk.get_variant("seven-hand").with_options({"contract_count": "at_least"})
+    hand = rk.parse_cards("AC AC 2C 3C 3C 4C 6C 7C 7C 7C TC JC JC QC KC 2D 3D 4D 4D 4D 5D 6D 7D 9D "
+                          "9D TD JD JD QD QD KD AH 3H 5H 7H 8H 9H 9H 9H TH JH QH QH KH KH KH AS AS")
+    for steps in (50, solver_module.EXTRA_STEPS):
+        monkeypatch.setattr(solver_module, "EXTRA_STEPS", steps)
+        s = v.solver(4, 2)
+        comps = v.spec.contract(2)
+        got = s.solve(comps, hand)
+        assert got is not None
+        assert s.meets(comps, [[rd] for rd in got]) is not None

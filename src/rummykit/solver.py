@@ -87,6 +87,11 @@ def _recall(memo: dict[bytes, T], hand: Sequence[int], limit: int, work: Callabl
     return got
 
 
+# an at-least contract's search (its melds, then the extra melds; no bound prunes it), in one
+# solve: at most this many steps once an arrangement is found (ten-card's games take at most
+# about 1,600; a 40-card hand, grown by a house rule's unlimited buys, took 25 s unbounded).
+# Past it the best found so far stands, a legal arrangement, if maybe not the least penalty.
+EXTRA_STEPS = 50_000
 SKELETON_CACHE = 4096  # skeleton lists a solver keeps (per rank and suit counts) before starting afresh
 
 
@@ -724,7 +729,8 @@ class Solver:
         return Reading(sk[1], cards, rank=sk[2])
 
     def _extras(self, cnt: list[int], used_nat: int, slots: int, whole_hand: bool,
-                beat: int, chosen: Sequence[Skel] = ()) -> tuple[int, list[Skel]] | None:
+                beat: int, chosen: Sequence[Skel] = (), steps: list[int] | None = None
+                ) -> tuple[int, list[Skel]] | None:
         """Contracts that allow more melds: extra melds (skeletons) from the natural cards
         ``cnt`` still holds, ``slots`` wild slots already taken by the contract's melds.
         A wild-capable card (a 2 where 2s are wild) may be a natural card of one meld and
@@ -733,7 +739,7 @@ class Solver:
         above ``beat`` and the extra skeletons, or None (in a whole-hand deal only an
         arrangement using every card counts).  ``chosen``: the contract's melds, which the
         extra melds must stand beside as the rules ask (one run per suit, ...)."""
-        found = _ExtraSearch(self, cnt, whole_hand, beat, chosen)
+        found = _ExtraSearch(self, cnt, whole_hand, beat, chosen, [EXTRA_STEPS] if steps is None else steps)
         found.go(None, used_nat, slots)
         if found.best is None:
             return None
@@ -862,6 +868,7 @@ class _Search:
         self.chosen: list[Skel] = []
         # wild slots taken, wild-capable cards left in hand, cards left in hand
         self.slots, self.pool, self.left = 0, wild_total, ncards
+        self.extra_steps = [EXTRA_STEPS]  # shared by every extra-meld search of this solve
 
     def apart(self, kinds: tuple[bool, int]) -> int:
         order = self.orders.get(kinds)
@@ -910,6 +917,11 @@ class _Search:
 
     def dfs(self, i: int, start: int, used_nat: int) -> bool:
         ncomp = self.ncomp
+        if self.extra:  # (no bounds prune an at-least search: its steps are counted instead)
+            steps = self.extra_steps
+            if steps[0] <= 0 and self.best_pick is not None:
+                return True  # the best found so far stands (EXTRA_STEPS)
+            steps[0] -= 1
         if i == ncomp:
             return self.leaf(used_nat)
         slots = self.slots
@@ -981,7 +993,8 @@ class _Search:
     def extra_search(self, used_nat: int, slots: int) -> bool:
         """At-least contracts (more melds may be added): extra melds, their wild slots
         filled, like the contract's, only once every natural card is placed."""
-        found = self.solver._extras(self.cnt, used_nat, slots, self.whole_hand, self.best_used, self.chosen)
+        found = self.solver._extras(self.cnt, used_nat, slots, self.whole_hand, self.best_used, self.chosen,
+                                    self.extra_steps)
         if found is not None and found[0] > self.best_used:
             self.best_used = found[0]
             self.best_pick = self.chosen + found[1]
@@ -994,9 +1007,10 @@ class _ExtraSearch:
     ``best``."""
 
     def __init__(self, solver: Solver, cnt: list[int], whole_hand: bool, beat: int,
-                 chosen: Sequence[Skel] = ()):
+                 chosen: Sequence[Skel], steps: list[int]):
         self.solver, self.cnt, self.whole_hand = solver, cnt, whole_hand
         self.chosen = list(chosen)
+        self.steps = steps  # the steps left (EXTRA_STEPS), shared with the solve's other searches
         self.best: list[Skel] | None = None
         self.best_val = beat
         self.extra: list[Skel] = []
@@ -1016,8 +1030,9 @@ class _ExtraSearch:
         if value > self.best_val and (left == 0 or not self.whole_hand):
             self.best_val = value
             self.best = list(self.extra)
-        if left < cr.extra_min:
+        if left < cr.extra_min or self.steps[0] <= 0:
             return
+        self.steps[0] -= 1
         # a bound: every card left used
         if nat + sum(val[c] * cnt[c] for c in range(NUM_FACES)) <= self.best_val:
             return
