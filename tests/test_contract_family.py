@@ -517,3 +517,17 @@ def test_contract_round7_run_from_ace_to_ace_with_both_natural_aces_is_offered()
     assert melds == ["meld AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH / 7S 8S 9S TS / 3C 4C 5C 6C"]
     play(g, melds[0])
     assert g.history[-1]["winner"] == 1
+
+
+def test_combination_contract_of_naturals_offered_beside_the_least_penalty_one_so_a_hand_can_go_out():
+    """Deal 3, two runs of four; a meld holds no more wilds than naturals, a lay-off any.
+    The least-penalty arrangement JK=7D JK=8D 9D TD / 7D 8D 9D TD leaves 6D 7D 8D 9D TD that
+    fit nowhere; the naturals' own contract is offered too, and from it the hand goes out by
+    laying off 6D and both jokers (only the first was offered)."""
+    g = deal("combination", ["AH AS 2H 2S 6C 8C 8S TH JH QH", "6D 7D 7D 8D 8D 9D 9D TD TD JK", S2], "KS", "JK",
+             first_round=3)
+    play(g, "draw")
+    melds = [a.text() for a in g.legal_actions() if isinstance(a, rk.Meld)]
+    assert melds == ["meld JK=7D JK=8D 9D TD / 7D 8D 9D TD", "meld 7D 8D 9D TD / 7D 8D 9D TD"]
+    play(g, melds[1], "layoff 6D 1", "layoff JK=5D 1", "layoff JK=4D 1")
+    assert g.history[-1]["winner"] == 1 and g.history[-1]["round"] == 3

@@ -178,10 +178,17 @@ def meld_options(setup: Setup, st: State, seat: int) -> list[Action]:
         if best is None:
             return []
         act = Meld(tuple(rd.items(rules) for rd in best))
+        offers: list[Action] = []
         if why_not_leave(setup, st, seat, act.cards(), best) is None:
-            return [act]
-        kept = _contract_keeping_back(setup, st, seat)
-        return [] if kept is None else [kept]
+            offers.append(act)
+        else:
+            kept = _contract_keeping_back(setup, st, seat)
+            if kept is not None:
+                offers.append(kept)
+        natural = _contract_of_naturals(setup, st, seat)
+        if natural is not None and natural not in offers:
+            offers.append(natural)
+        return offers
     if not sp.contracts and st.round_no in sp.whole_hand_meld_deals and not st.down[seat]:
         return _whole_hand_options(setup, st, seat)
     out: list[Action] = []
@@ -199,6 +206,29 @@ def meld_options(setup: Setup, st: State, seat: int) -> list[Action]:
             if why_not_leave(setup, st, seat, act.cards(), (rd,)) is None:
                 out.append(act)
     return out
+
+
+def _contract_of_naturals(setup: Setup, st: State, seat: int) -> Meld | None:
+    """Where lay-offs may follow at once (layoff_on_contract_turn), the best contract of the
+    natural cards alone, the wild cards kept for the lay-offs: the least-penalty arrangement
+    puts wilds into the contract, and the naturals it leaves may fit nowhere (combination: a
+    meld holds no more wilds than naturals, a lay-off any, so 6D-9D / 7D-TD then TD JK JK
+    laid off goes out; JK=7D JK=8D 9D TD / 7D-TD leaves 6D 7D 8D 9D TD that cannot).  None
+    when the hand holds no wild card, in a whole-hand deal, or when it is no different."""
+    sp = setup.spec
+    rules = st.rules
+    assert rules is not None
+    if not sp.layoff_on_contract_turn or whole_hand_round(setup, st):
+        return None
+    hand = st.hands[seat]
+    naturals = [c for c in hand if not rules.is_wild(c)]
+    if len(naturals) == len(hand):
+        return None
+    got = best_contract(setup, st, naturals)  # (kept for the deal, like the best)
+    if got is None:
+        return None
+    act = Meld(tuple(rd.items(rules) for rd in got))
+    return act if why_not_leave(setup, st, seat, act.cards(), got) is None else None
 
 
 def _contract_keeping_back(setup: Setup, st: State, seat: int) -> Meld | None:
