@@ -524,8 +524,8 @@ def test_combination_contract_of_naturals_offered_beside_the_least_penalty_one_s
     The least-penalty arrangement JK=7D JK=8D 9D TD / 7D 8D 9D TD leaves 6D 7D 8D 9D TD that
     fit nowhere; the naturals' own contract is offered too, and from it the hand goes out by
     laying off 6D and both jokers (only the first was offered)."""
-    g = deal("combination", ["AH AS 2H 2S 6C 8C 8S TH JH QH", "6D 7D 7D 8D 8D 9D 9D TD TD JK", S2], "KS", "JK",
-             first_round=3)
+    g = deal("combination", ["AH AS 2H 2S 6C 8C 8S TH JH QH", "6D 7D 7D 8D 8D 9D 9D TD TD JK", S2],
+             "KS", "JK", first_round=3)
     play(g, "draw")
     melds = [a.text() for a in g.legal_actions() if isinstance(a, rk.Meld)]
     assert melds == ["meld JK=7D JK=8D 9D TD / 7D 8D 9D TD", "meld 7D 8D 9D TD / 7D 8D 9D TD"]
