@@ -733,8 +733,7 @@ class Solver:
         return Reading(sk[1], cards, rank=sk[2])
 
     def _extras(self, cnt: list[int], used_nat: int, slots: int, whole_hand: bool,
-                beat: int, chosen: Sequence[Skel] = (), steps: list[int] | None = None
-                ) -> tuple[int, list[Skel]] | None:
+                beat: int, chosen: Sequence[Skel], steps: list[int]) -> tuple[int, list[Skel]] | None:
         """Contracts that allow more melds: extra melds (skeletons) from the natural cards
         ``cnt`` still holds, ``slots`` wild slots already taken by the contract's melds.
         A wild-capable card (a 2 where 2s are wild) may be a natural card of one meld and
@@ -742,8 +741,9 @@ class Solver:
         most valuable wild cards no meld uses as natural.  Returns the best total value
         above ``beat`` and the extra skeletons, or None (in a whole-hand deal only an
         arrangement using every card counts).  ``chosen``: the contract's melds, which the
-        extra melds must stand beside as the rules ask (one run per suit, ...)."""
-        found = _ExtraSearch(self, cnt, whole_hand, beat, chosen, [EXTRA_STEPS] if steps is None else steps)
+        extra melds must stand beside as the rules ask (one run per suit, ...); ``steps``: the
+        steps left to the solve (EXTRA_STEPS)."""
+        found = _ExtraSearch(self, cnt, whole_hand, beat, chosen, steps)
         found.go(None, used_nat, slots)
         if found.best is None:
             return None
@@ -1013,7 +1013,7 @@ class _ExtraSearch:
     def __init__(self, solver: Solver, cnt: list[int], whole_hand: bool, beat: int,
                  chosen: Sequence[Skel], steps: list[int]):
         self.solver, self.cnt, self.whole_hand = solver, cnt, whole_hand
-        self.chosen = list(chosen)
+        self.chosen = chosen  # (read only: the solve's melds, unchanged while this runs)
         self.steps = steps  # the steps left (EXTRA_STEPS), shared with the solve's other searches
         self.best: list[Skel] | None = None
         self.best_val = beat

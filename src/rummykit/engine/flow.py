@@ -416,5 +416,5 @@ def finish_match(setup: Setup, st: State) -> None:
     if sp.settlement == "position":  # places from the best score: the lowest, or the highest
         ranked = st.scores if sp.scoring != "winner_takes" else [-s for s in st.scores]
         cost = sp.buying.cost if sp.buying is not None else 0
-        paid = [cost * sum(r.get("buys", [0] * setup.n)[s] for r in st.history) for s in range(setup.n)]
+        paid = [cost * sum(r["buys"][s] for r in st.history) for s in range(setup.n)]
         st.settlement = settlement(ranked, st.kitty, paid)

@@ -177,14 +177,12 @@ def meld_options(setup: Setup, st: State, seat: int) -> list[Action]:
         best = best_contract(setup, st, hand)
         if best is None:
             return []
-        act = Meld(tuple(rd.items(rules) for rd in best))
         offers: list[Action] = []
-        if why_not_leave(setup, st, seat, act.cards(), best) is None:
-            offers.append(act)
-        else:
-            kept = _contract_keeping_back(setup, st, seat)
-            if kept is not None:
-                offers.append(kept)
+        first = _allowed_meld(setup, st, seat, best)
+        if first is None:
+            first = _contract_keeping_back(setup, st, seat)
+        if first is not None:
+            offers.append(first)
         natural = _contract_of_naturals(setup, st, seat)
         if natural is not None and natural not in offers:
             offers.append(natural)
@@ -225,10 +223,15 @@ def _contract_of_naturals(setup: Setup, st: State, seat: int) -> Meld | None:
     if len(naturals) == len(hand):
         return None
     got = best_contract(setup, st, naturals)  # (kept for the deal, like the best)
-    if got is None:
-        return None
-    act = Meld(tuple(rd.items(rules) for rd in got))
-    return act if why_not_leave(setup, st, seat, act.cards(), got) is None else None
+    return None if got is None else _allowed_meld(setup, st, seat, got)
+
+
+def _allowed_meld(setup: Setup, st: State, seat: int, readings: Sequence[Reading]) -> Meld | None:
+    """The meld action of ``readings``, if laying them down leaves a position the rules allow."""
+    rules = st.rules
+    assert rules is not None
+    act = Meld(tuple(rd.items(rules) for rd in readings))
+    return act if why_not_leave(setup, st, seat, act.cards(), readings) is None else None
 
 
 def _contract_keeping_back(setup: Setup, st: State, seat: int) -> Meld | None:
@@ -238,11 +241,10 @@ def _contract_keeping_back(setup: Setup, st: State, seat: int) -> Meld | None:
     the melds and leaves an allowed position: the least penalty left, then the lowest
     cards kept (a function of the hand alone, like the best)."""
     hand = st.hands[seat]
-    rules = st.rules
-    assert rules is not None
     if whole_hand_round(setup, st):
         return None  # (the whole hand is melded: nothing is kept back)
     values = setup.values
+    held = sum(values[c] for c in hand)
     faces = sorted(set(hand))
     aside_sets: list[tuple[Card, ...]] = [(c,) for c in faces]
     pairs = [(a, b) for i, a in enumerate(faces) for b in faces[i:] if a != b or hand.count(a) > 1]
@@ -253,12 +255,10 @@ def _contract_keeping_back(setup: Setup, st: State, seat: int) -> Meld | None:
             for c in aside:
                 rest.remove(c)
             got = best_contract(setup, st, rest)  # (kept for the deal, like the best)
-            if got is None:
+            act = None if got is None else _allowed_meld(setup, st, seat, got)
+            if act is None:
                 continue
-            act = Meld(tuple(rd.items(rules) for rd in got))
-            if why_not_leave(setup, st, seat, act.cards(), got) is not None:
-                continue
-            left = sum(values[c] for c in hand) - sum(values[c] for c in act.cards())
+            left = held - sum(values[c] for c in act.cards())
             if found is None or (left, aside) < (found[0], found[1]):
                 found = (left, aside, act)
         if found is not None:

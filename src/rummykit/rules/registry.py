@@ -46,13 +46,19 @@ def variant_ids() -> list[str]:
 _EITHER = (("hand_size", "hand_size_by_players"),)
 
 
-def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+def _merge_tables(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     out = copy.deepcopy(base)
     for k, v in over.items():
         if isinstance(v, Mapping) and isinstance(out.get(k), dict):
-            out[k] = _merge(out[k], v)
+            out[k] = _merge_tables(out[k], v)
         else:
             out[k] = copy.deepcopy(v)
+    return out
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """A ruleset's data ``base`` with ``over`` (a file that extends it, or options) on top."""
+    out = _merge_tables(base, over)
     # the basic family's house rule "ace high or low (ace then scores 15)" (RULES.md 4.5): the
     # switch alone (as the browser's options set it) brings the value, unless A is given too
     values = out.get("card_values")
