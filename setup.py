@@ -34,6 +34,7 @@ COMPILED = [
     "src/rummykit/engine/draw.py",
     "src/rummykit/engine/melding.py",
     "src/rummykit/engine/discard.py",
+    "src/rummykit/engine/outs.py",
     "src/rummykit/engine/turn.py",
     "src/rummykit/engine/seen.py",
     "src/rummykit/rl/tracker.py",

@@ -1,5 +1,5 @@
 """Rules of contract, liverpool, may-i, denexa and combination (RULES.md §4.1-4.6)."""
-
+import pytest
 from conftest import deal, hand, illegal, play  # noqa: F401
 from helpers import count_restocks_until_round_ends, draw_and_discard_it, events, run_out_stock
 
@@ -531,3 +531,66 @@ def test_combination_contract_of_naturals_offered_beside_the_least_penalty_one_s
     assert melds == ["meld JK=7D JK=8D 9D TD / 7D 8D 9D TD", "meld 7D 8D 9D TD / 7D 8D 9D TD"]
     play(g, melds[1], "layoff 6D 1", "layoff JK=5D 1", "layoff JK=4D 1")
     assert g.history[-1]["winner"] == 1 and g.history[-1]["round"] == 3
+
+
+def _seat_to_play_holding(variant, deal_no, players, cards):
+    """A game of ``variant`` at deal ``deal_no`` where the seat to play has drawn and holds
+    ``cards`` (the position is set by hand: the table is empty)."""
+    g = rk.new_game(variant, players=players, seed=1, first_round=deal_no)
+    while g.phase != "draw":
+        g.apply(g.legal_actions()[0])  # (liverpool's cut)
+    g.apply("draw")
+    while g.phase != "play":
+        g.apply("pass")
+    g.hands[g.current] = rk.parse_cards(cards)
+    g.state.legal = None  # (ask afresh)
+    return g
+
+
+def _out_through_listed_moves(g, seat):
+    """The moves, each listed by legal_actions(), that take ``seat`` out this turn (a meld,
+    lay-offs, the last discard), or None."""
+    deal_no, seen = g.round_no, set()
+
+    def go(x, path):
+        if x.round_no != deal_no or x.is_over:
+            return path
+        key = (tuple(sorted(x.hands[seat])), tuple(tuple(m.cards) for m in x.table))
+        if key in seen:
+            return None
+        seen.add(key)
+        for a in x.legal_actions():
+            last = isinstance(a, rk.Discard) and len(x.hands[seat]) == 1
+            if isinstance(a, (rk.Meld, rk.LayOff)) or last:
+                y = x.copy()
+                y.apply(a)
+                got = go(y, [*path, a.text()])
+                if got:
+                    return got
+        return None
+
+    return go(g, [])
+
+
+@pytest.mark.parametrize("variant, deal_no, players, cards, a_way_out", [
+    ("progressive", 8, 5, "AH AS 2C 2H 2H 2S 2S 3H 5H TS QS KH",
+     "meld AH 2H=2H 3H 2H=4H 5H 2C=6H / TS 2S=JS QS 2S=KS AS, discard KH"),
+    ("seven-hand", 4, 7, "AD AS AS 5D 6D 7C 7H 7H 7S JC JK JK",
+     "meld 7C 7H 7H / AD AS AS / 5D 6D JK=7D, layoff 7S 1, layoff JK=7 1, discard JC"),
+    ("shanghai-kolsov", 5, 3, "2H 3H 4H 5H 5S 5S 6H 7H 8H 8H JK JK",
+     "meld 5H 5S 5S / 2H 3H 4H JK=5H 6H 7H 8H, layoff JK=5 1, discard 8H"),
+    ("combination", 7, 8, "5C 6C 7C 8C 8H 9C TC TH JH JK JK JK JK",
+     "meld 5C 6C 7C 8C / 9C TC JK=JC JK=QC / 8H JK=9H TH JH, layoff JK=4C 1"),
+], ids=["progressive-deal8", "seven-hand-deal4", "kolsov-deal5", "combination-deal7"])
+def test_a_hand_that_can_go_down_and_out_in_one_turn_is_offered_a_contract_meld_that_does(
+        variant, deal_no, players, cards, a_way_out):
+    """The offered contract melds were the least-penalty arrangement and the naturals' own;
+    from neither could these hands go out, though another arrangement (typed, accepted) does.
+    A contract meld the seat goes out from is now listed too."""
+    g = _seat_to_play_holding(variant, deal_no, players, cards)
+    seat = g.current
+    typed = g.copy()
+    for move in a_way_out.split(", "):
+        typed.apply(move)
+    assert typed.round_no == deal_no + 1 or typed.is_over  # (the way out is a real one)
+    assert _out_through_listed_moves(g, seat) is not None

@@ -44,6 +44,7 @@ from .draw import (
 )
 from .flow import seat_name
 from .melding import apply_layoff, apply_meld, apply_swap, meld_options, pat_now, table_options
+from .outs import with_going_out
 from .state import Phase, Setup, State
 from .validate import check_action
 
@@ -87,7 +88,8 @@ def compute_legal(setup: Setup, st: State) -> list[Action]:
     ph = st.phase
     if ph is Phase.PLAY:
         seat = st.current
-        acts = [] if setup.spec.meld_before_draw else table_options(setup, st, seat)
+        acts = [] if setup.spec.meld_before_draw else with_going_out(setup, st, seat,
+                                                                      table_options(setup, st, seat))
         discards = discard_options(setup, st, seat)
         acts.extend(discards)
         acts.extend(shanghai_discards(setup, st, discards))
@@ -97,7 +99,7 @@ def compute_legal(setup: Setup, st: State) -> list[Action]:
     if ph is Phase.DRAW:
         acts = draw_options(setup, st)
         if setup.spec.meld_before_draw:
-            acts.extend(table_options(setup, st, st.current))
+            acts.extend(with_going_out(setup, st, st.current, table_options(setup, st, st.current)))
         elif pat_now(setup, st):
             acts.extend(meld_options(setup, st, st.current))  # going out with the hand as held
         return acts

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..cards import Card, parse_cards
+from ..cards import NUM_FACES, Card, parse_cards
 from ..melds import MeldRules, Reading, readings
 from ..solver import ContractRules, Solver
 from .spec import RuleSpec
@@ -201,6 +201,7 @@ class Variant:
         self.name = spec.name
         self.raw = dict(raw) if raw is not None else spec.model_dump()
         self._solvers: dict[MeldRules, Solver] = {}
+        self._out_solvers: dict[tuple[MeldRules, frozenset[int]], Solver] = {}
         self.values = spec.values_table()  # penalty value of every face, by face code
 
     def __repr__(self) -> str:
@@ -230,17 +231,39 @@ class Variant:
         rules = self.meld_rules(players, round_no)
         s = self._solvers.get(rules)
         if s is None:
-            sp = self.spec
-            cr = ContractRules(
-                sizes=sp.contract_sizes,
-                count=sp.contract_count,
-                not_contiguous=sp.runs_not_contiguous,
-                one_run_per_suit=sp.one_run_per_suit,
-                distinct_set_ranks=sp.distinct_set_ranks,
-                extra_min=min(sp.min_set, sp.min_run),
-            )
-            s = self._solvers[rules] = Solver(rules, sp.values_table(), cr)
+            s = self._solvers[rules] = Solver(rules, self.spec.values_table(), self._contract_rules())
         return s
+
+    def out_solver(self, players: int | None = None, round_no: int | None = None,
+                   free: frozenset[int] = frozenset()) -> Solver:
+        """A solver that leaves the fewest cards out of the contract's melds rather than the
+        fewest points: every card worth 1 but the faces ``free`` (cards the melds already
+        down would take), worth 0; its melds as long as need be where the cards beyond a
+        contract's size may be laid off at once (``layoff_on_contract_turn``).  It tells
+        whether a seat could go down and out in one turn (:mod:`..engine.outs`); the last
+        few are kept."""
+        rules = self.meld_rules(players, round_no)
+        key = (rules, free)
+        s = self._out_solvers.pop(key, None)
+        if s is None:
+            sizes = "at_least" if self.spec.layoff_on_contract_turn else self.spec.contract_sizes
+            values = [0 if c in free else 1 for c in range(NUM_FACES)]
+            s = Solver(rules, values, self._contract_rules(sizes))
+            if len(self._out_solvers) >= 32:
+                del self._out_solvers[next(iter(self._out_solvers))]
+        self._out_solvers[key] = s  # (last used, last out)
+        return s
+
+    def _contract_rules(self, sizes: str | None = None) -> ContractRules:
+        sp = self.spec
+        return ContractRules(
+            sizes=sizes or sp.contract_sizes,
+            count=sp.contract_count,
+            not_contiguous=sp.runs_not_contiguous,
+            one_run_per_suit=sp.one_run_per_suit,
+            distinct_set_ranks=sp.distinct_set_ranks,
+            extra_min=min(sp.min_set, sp.min_run),
+        )
 
     def _round(self, round_no: int) -> None:
         n = len(self.spec.contracts)

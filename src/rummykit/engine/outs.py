@@ -1,0 +1,327 @@
+"""Going down and out in one turn: a contract arrangement the seat can go out from.
+
+The contract melds :func:`~.melding.meld_options` offers are the solver's least-penalty
+arrangement and its naturals-only one.  Neither need be one the seat can go out from this
+turn: progressive, deal 8, ``AH AS 2C 2H 2H 2S 2S 3H 5H TS QS KH`` goes out as
+``AH 2C 2H 2H 3H 5H / AS 2S 2S TS QS`` and then ``KH`` laid off, while the least-penalty
+arrangement strands the ``KH``.  A player who sees the way out and finds it missing from
+the listed moves calls the game rigged, so when none of the offered melds goes out and one
+arrangement would, :func:`with_going_out` adds it to the list.
+
+How one is found: the cards that would go out are covered by the contract's melds, made as
+long as need be (the solver's whole-hand cover), less the card left to discard and the cards
+laid off on the melds already down; each long meld is then cut to the contract's size, the
+rest of it laid off at once.  Every candidate is played on a copy of the state (the meld,
+then lay-offs in every order, then the discard), so one is offered only if the engine itself
+takes the seat out with it.  The search is bounded (``SOLVES``, ``NODES``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from itertools import combinations, product
+
+from ..cards import Card
+from ..melds import MeldRules, Reading, TableMeld, reading_from_items
+from ..rules.spec import Component
+from .actions import Action, IllegalActionError, LayOff, Meld
+from .discard import discard_options
+from .flow import contract, contract_needed, whole_hand_round
+from .melding import apply_layoff, apply_meld, layoff_options
+from .state import Phase, Setup, State
+
+SOLVES = 160  # whole-hand covers tried per position at most
+NODES = 400  # positions played forward per position at most
+CUTS = 24  # ways of cutting one cover to the contract's sizes tried at most
+
+
+def with_going_out(setup: Setup, st: State, seat: int, acts: list[Action]) -> list[Action]:
+    """``acts`` with a contract meld the seat can go out from added after the other melds,
+    when the seat has yet to meet the contract, some meld is offered, none of those offered
+    goes out this turn and another arrangement does."""
+    last = -1
+    for i, a in enumerate(acts):
+        if type(a) is Meld:
+            last = i
+    if last < 0 or not contract_needed(setup, st, seat) or whole_hand_round(setup, st):
+        return acts
+    budget = [NODES]
+    offered = [a for a in acts if type(a) is Meld]
+    for a in offered:
+        if _goes_out(setup, st, seat, a, budget):  # type: ignore[arg-type]
+            return acts
+    found = _search(setup, st, seat, set(offered), budget)  # type: ignore[arg-type]
+    if found is None:
+        return acts
+    return acts[: last + 1] + [found] + acts[last + 1:]
+
+
+def _search(setup: Setup, st: State, seat: int, tried: set[Meld], budget: list[int]) -> Meld | None:
+    hand = st.hands[seat]
+    sp = setup.spec
+    comps = contract(setup, st)
+    rules = st.rules
+    assert rules is not None
+    keep = 1 if st.phase is Phase.PLAY and sp.go_out_by_discard else 0  # (the card to discard)
+    fits = _table_fits(st, hand) if sp.layoff_on_contract_turn else []
+    if _stranded(rules, hand, fits) > keep or len(hand) < sum(c.size for c in comps):
+        return None  # (more cards fit nowhere than the seat may keep)
+    # the fewest cards left out of the melds that the melds down would not take
+    first = setup.variant.out_solver(setup.n, st.round_no, frozenset(fits)).solve(comps, hand)
+    if first is None:
+        return None
+    left = Counter(hand)
+    left.subtract(c for rd in first for c in rd.cards)
+    left.subtract(fits)
+    if sum(k for k in left.values() if k > 0) > keep:
+        return None
+    covers = _covers(setup, st, hand, fits, keep, comps)
+    for cover in [first, *covers]:
+        if cover is None:
+            continue
+        for cut in _cuts(setup, st, cover):
+            act = Meld(tuple(rd.items(rules) for rd in cut))
+            if act in tried:
+                continue
+            tried.add(act)
+            if _goes_out(setup, st, seat, act, budget):
+                return act
+            if budget[0] <= 0:
+                return None
+    return None
+
+
+def _covers(setup: Setup, st: State, hand: Sequence[Card], fits: Sequence[Card], keep: int,
+            comps: Sequence[Component]) -> Iterator[list[Reading] | None]:
+    """More arrangements to try, when the first fails: for each choice of cards laid off on
+    the melds down (:func:`_asides`), the fewest cards left out of the melds, and where a
+    card is kept to discard, each card's whole-hand cover of the rest (the first card kept
+    may be barred from the discard)."""
+    fewest = setup.variant.out_solver(setup.n, st.round_no)
+    solves = SOLVES
+    for aside in _asides(fits):
+        rest = Counter(hand)
+        rest.subtract(aside)
+        cards = sorted(rest.elements())
+        if solves <= 0:
+            return
+        solves -= 1
+        got = fewest.solve(comps, cards)
+        if got is None or len(cards) - sum(len(rd.cards) for rd in got) > keep:
+            continue
+        yield got
+        if keep:
+            for d in sorted(set(cards)):
+                less = list(cards)
+                less.remove(d)
+                if solves <= 0:
+                    return
+                solves -= 1
+                yield fewest.solve(comps, less, whole_hand=True)
+
+
+def _stranded(rules: MeldRules, hand: Sequence[Card], fits: Sequence[Card]) -> int:
+    """How many natural cards of ``hand`` no meld could hold: no set or run of the hand's
+    cards and wilds (each card judged alone, ace high and low: a bound, never too many), and
+    none of the melds down (``fits``)."""
+    wild = 0
+    by_rank = [0] * 13
+    by_suit = [0] * 4  # bit p: a natural of the suit at run position p (1-14: A low to A high)
+    for c in hand:
+        if rules.is_wild(c):
+            wild += 1
+        else:
+            r = c % 13
+            by_rank[r] += 1
+            by_suit[c // 13] |= 1 << (r + 1) | (1 << 14 if r == 0 else 0)
+    room = Counter(fits)
+    out = 0
+    k = rules.min_run
+    for c in hand:
+        if rules.is_wild(c):
+            continue
+        if room[c] > 0:
+            room[c] -= 1
+            continue
+        r = c % 13
+        if by_rank[r] + wild >= rules.min_set:
+            continue
+        mask = by_suit[c // 13]
+        held = False
+        for p in ((r + 1, 14) if r == 0 else (r + 1,)):
+            for lo in range(max(1, p - k + 1), min(p, 15 - k) + 1):
+                if k - ((mask >> lo) & ((1 << k) - 1)).bit_count() <= wild:
+                    held = True
+                    break
+        if not held:
+            out += 1
+    return out
+
+
+def _table_fits(st: State, hand: Sequence[Card]) -> list[Card]:
+    """The cards of ``hand`` the melds down would take, one after another (a run growing)."""
+    rules = st.rules
+    assert rules is not None
+    melds = [m.copy() for m in st.table]
+    fits: list[Card] = []
+    left = sorted(hand)
+    grew = True
+    while grew and melds:
+        grew = False
+        for c in list(left):
+            for m in melds:
+                ways = m.layoff_meanings(c, rules)
+                if ways:
+                    m.add(c, ways[0], rules)
+                    fits.append(c)
+                    left.remove(c)
+                    grew = True
+                    break
+    return fits
+
+
+def _asides(fits: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """The sets of cards laid off on the melds down that are tried: all that fit, all but
+    one, one alone, none."""
+    out: list[tuple[Card, ...]] = [tuple(fits)]
+    for c in sorted(set(fits)):
+        less = list(fits)
+        less.remove(c)
+        out.append(tuple(less))
+    out.extend((c,) for c in sorted(set(fits)))
+    out.append(())
+    seen: set[tuple[Card, ...]] = set()
+    kept = []
+    for x in out:
+        key = tuple(sorted(x))
+        if key not in seen:
+            seen.add(key)
+            kept.append(x)
+    return kept
+
+
+def _cuts(setup: Setup, st: State, cover: list[Reading]) -> list[list[Reading]]:
+    """``cover`` as melds of the contract's sizes, the rest of each to be laid off: where the
+    contract asks for melds of an exact size, each longer meld cut to every size a component
+    of its kind has (a set by the cards left out, a run by where its window sits)."""
+    sp = setup.spec
+    if sp.contract_sizes != "exact":
+        return [cover]
+    comps = contract(setup, st)
+    choices: list[list[Reading]] = []
+    for rd in cover:
+        sizes = sorted({c.size for c in comps if c.kind in (rd.kind, "meld") and c.size <= len(rd.cards)})
+        if sp.contract_count == "at_least":
+            sizes.append(len(rd.cards))
+        ways: list[Reading] = []
+        seen: set[tuple[Card, ...]] = set()
+        for k in sorted(set(sizes)):
+            for part in _parts(rd, k):
+                key = tuple(sorted(part.cards))
+                if (part.kind, part.lo, key) not in seen:
+                    seen.add((part.kind, part.lo, key))  # type: ignore[arg-type]
+                    ways.append(part)
+        if not ways:
+            return []
+        choices.append(ways)
+    out: list[list[Reading]] = []
+    for pick in product(*choices):
+        out.append(list(pick))
+        if len(out) >= CUTS:
+            break
+    return out
+
+
+def _parts(rd: Reading, k: int) -> list[Reading]:
+    """The melds of ``k`` cards inside ``rd``: a run's windows, a set's choices of cards."""
+    n = len(rd.cards)
+    if k == n:
+        return [rd]
+    if rd.kind == "run":
+        return [Reading("run", rd.cards[i:i + k], suit=rd.suit, lo=rd.lo + i) for i in range(n - k + 1)]
+    out = []
+    seen = set()
+    for idx in combinations(range(n), k):
+        cards = tuple(rd.cards[i] for i in idx)
+        if cards not in seen:
+            seen.add(cards)
+            out.append(Reading(rd.kind, cards, rank=rd.rank))
+    return out
+
+
+def _goes_out(setup: Setup, st: State, seat: int, act: Meld, budget: list[int]) -> bool:
+    """Whether laying down ``act`` lets the seat go out this turn, by lay-offs and (where it
+    must) a discard: played on a copy of the state."""
+    rules = st.rules
+    assert rules is not None
+    left = Counter(st.hands[seat])
+    left.subtract(act.cards())
+    rest = sorted(left.elements())
+    keep = 1 if st.phase is Phase.PLAY and setup.spec.go_out_by_discard else 0
+    if len(rest) > keep and not setup.spec.layoff_on_contract_turn:
+        return False  # (no lay-off may follow the contract this turn)
+    if not _could_go(setup, st, act, rest, st.phase is Phase.PLAY and setup.spec.go_out_by_discard):
+        return False
+    budget[0] -= 1
+    cp = st.copy()
+    try:
+        apply_meld(setup, cp, act, True)
+    except IllegalActionError:
+        return False
+    return _out_from(setup, cp, seat, st.round_no, set(), budget)
+
+
+def _could_go(setup: Setup, st: State, act: Meld, rest: Sequence[Card], discard: bool) -> bool:
+    """A quick bound: every card left but the discard fits some meld, old or new, once the
+    others that fit are laid off (in the order they come, a run growing)."""
+    if len(rest) <= (1 if discard else 0):
+        return True
+    rules = st.rules
+    assert rules is not None
+    melds = [m.copy() for m in st.table]
+    limited = setup.spec.wild_limit_on_layoffs
+    for g in act.melds:
+        rds = reading_from_items(g, rules, min_set=2, min_run=2, pair=True)
+        if not rds:
+            return False  # (not a meld: the engine would refuse it)
+        melds.append(TableMeld.from_reading(rds[0], 0, rules, limited))
+    left = list(rest)
+    grew = True
+    while grew and left:
+        grew = False
+        for c in list(left):
+            for m in melds:
+                ways = m.layoff_meanings(c, rules)
+                if ways:
+                    m.add(c, ways[0], rules)
+                    left.remove(c)
+                    grew = True
+                    break
+    return len(left) <= (1 if discard else 0)
+
+
+def _out_from(setup: Setup, st: State, seat: int, rnd: int, seen: set[tuple[object, ...]],
+              budget: list[int]) -> bool:
+    if st.round_no != rnd or st.phase is Phase.OVER:
+        return True  # (the seat went out: the deal ended)
+    hand = st.hands[seat]
+    if st.phase is Phase.PLAY and len(hand) == 1 and discard_options(setup, st, seat):
+        return True
+    key = (tuple(sorted(hand)), tuple(tuple(m.cards) for m in st.table))
+    if key in seen:
+        return False
+    seen.add(key)
+    for a in layoff_options(setup, st, seat):
+        assert type(a) is LayOff
+        if budget[0] <= 0:
+            return False
+        budget[0] -= 1
+        cp = st.copy()
+        try:
+            apply_layoff(setup, cp, a, True)
+        except IllegalActionError:
+            continue
+        if _out_from(setup, cp, seat, rnd, seen, budget):
+            return True
+    return False
