@@ -546,3 +546,22 @@ def test_powe_contract_is_offered_keeping_a_card_back_when_the_best_would_leave_
     assert [m.text() for m in melds] == ["meld 9C 9H 9S / 3D 3S 3S / 5D 5S 5S"]
     play(g, melds[0].text())
     assert sorted(g.hands[1]) == sorted(P("3C 8D"))
+
+
+def test_ten_card_a_meld_after_the_contract_is_offered_with_each_wild_the_player_holds():
+    """Which wild card a new meld spends is the player's choice: 2H 2S 4C 4C 9D KD is
+    offered the set 4C 4C 2H=4 and 4C 4C 2S=4 (keeping the 2H for a heart run), and
+    2C 8C 9C JK KD AC the run JK=7C 8C 9C and 2C=7C 8C 9C (keeping the joker).  Only the
+    first wild was offered before."""
+    for cards, want in [("2H 2S 4C 4C 9D KD", ["meld 4C 4C 2H=4", "meld 4C 4C 2S=4"]),
+                        ("2C 8C 9C JK KD AC", ["meld JK=7C 8C 9C", "meld 2C=7C 8C 9C"])]:
+        g = rk.new_game("ten-card", players=4, seed=2)
+        seat = g.current
+        g.hands[seat] = rk.parse_cards(cards)
+        g.state.down = [True] * 4  # (everyone met the contract on an earlier turn)
+        g.state.down_turn = [-5] * 4
+        g.state.legal = None
+        offered = [a.text() for a in g.legal_actions() if isinstance(a, rk.Meld)]
+        for text in want:
+            assert text in offered
+            g.copy().apply(text)

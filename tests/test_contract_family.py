@@ -581,7 +581,10 @@ def _out_through_listed_moves(g, seat):
      "meld 5H 5S 5S / 2H 3H 4H JK=5H 6H 7H 8H, layoff JK=5 1, discard 8H"),
     ("combination", 7, 8, "5C 6C 7C 8C 8H 9C TC TH JH JK JK JK JK",
      "meld 5C 6C 7C 8C / 9C TC JK=JC JK=QC / 8H JK=9H TH JH, layoff JK=4C 1"),
-], ids=["progressive-deal8", "seven-hand-deal4", "kolsov-deal5", "combination-deal7"])
+    ("combination", 3, 7, "AS 2S 4S 8D 9D JK JK JK JK JK JK",
+     "meld 8D 9D JK=TD JK=JD / AS 2S JK=3S 4S, layoff JK=QD 1, layoff JK=KD 1, layoff JK=5S 2"),
+], ids=["progressive-deal8", "seven-hand-deal4", "kolsov-deal5", "combination-deal7",
+        "combination-six-jokers"])
 def test_a_hand_that_can_go_down_and_out_in_one_turn_is_offered_a_contract_meld_that_does(
         variant, deal_no, players, cards, a_way_out):
     """The offered contract melds were the least-penalty arrangement and the naturals' own;

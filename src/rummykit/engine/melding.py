@@ -194,15 +194,45 @@ def meld_options(setup: Setup, st: State, seat: int) -> list[Action]:
     cnt = [0] * 53
     for c in hand:
         cnt[c] += 1
+    wilds = sorted({c for c in hand if rules.is_wild(c)})
     for kind, lo in (("set", rules.min_set), ("run", rules.min_run)):
-        for rd in st.solver.melds_from(cnt, kind, lo, len(hand)):
-            items = rd.items(rules)  # (the cards and what the wilds stand for: 7D JK JK is
-            if items in seen:        # a set of 7s and a run 7D-9D, two melds)
-                continue
-            seen.add(items)
-            act = Meld((items,))
-            if why_not_leave(setup, st, seat, act.cards(), (rd,)) is None:
-                out.append(act)
+        for one in st.solver.melds_from(cnt, kind, lo, len(hand)):
+            for rd in _wild_choices(one, hand, wilds) if len(wilds) > 1 else (one,):
+                items = rd.items(rules)  # (the cards and what the wilds stand for: 7D JK JK is
+                if items in seen:        # a set of 7s and a run 7D-9D, two melds)
+                    continue
+                seen.add(items)
+                act = Meld((items,))
+                if why_not_leave(setup, st, seat, act.cards(), (rd,)) is None:
+                    out.append(act)
+    return out
+
+
+def _wild_choices(rd: Reading, hand: Sequence[Card], wilds: Sequence[Card]) -> list[Reading]:
+    """``rd`` (its wild slots filled with the most valuable wild cards) and the same meld
+    with each other wild card of the hand in a slot instead: which wild a meld spends is the
+    player's choice (ten-card: ``2C=7C 8C 9C`` keeps the joker, ``JK=7C 8C 9C`` the 2C, which
+    can still be a natural 2 in ``AC 2C 3C``)."""
+    out = [rd]
+    means = rd.meanings()
+    slots = [i for i, (c, m) in enumerate(zip(rd.cards, means, strict=True))
+             if c in wilds and not (c == m if rd.kind == "run" else c.rank == rd.rank)]
+    if not slots:
+        return out
+    spare = Counter(hand)
+    spare.subtract(rd.cards)
+    for w in wilds:
+        if spare[w] <= 0:
+            continue
+        at = next((i for i in reversed(slots) if rd.cards[i] != w), None)
+        if at is None or (rd.kind == "run" and means[at] == w):
+            continue  # (every slot holds it already; or there it would be a natural card)
+        cards = list(rd.cards)
+        cards[at] = w
+        if rd.kind == "run":
+            out.append(Reading("run", tuple(cards), suit=rd.suit, lo=rd.lo))
+        else:
+            out.append(Reading(rd.kind, tuple(sorted(cards)), rank=rd.rank))
     return out
 
 

@@ -67,14 +67,20 @@ def _search(setup: Setup, st: State, seat: int, tried: set[Meld], budget: list[i
     fits = _table_fits(st, hand) if sp.layoff_on_contract_turn else []
     if _stranded(rules, hand, fits) > keep or len(hand) < sum(c.size for c in comps):
         return None  # (more cards fit nowhere than the seat may keep)
-    # the fewest cards left out of the melds that the melds down would not take
-    first = setup.variant.out_solver(setup.n, st.round_no, frozenset(fits)).solve(comps, hand)
+    # the fewest cards left out of the melds that the melds down would not take (nor, where
+    # lay-offs follow the contract at once, the new ones: wild cards, which any run takes
+    # where the rules set no limit)
+    free = set(fits)
+    if sp.layoff_on_contract_turn:
+        free.update(c for c in hand if rules.is_wild(c))
+    first = setup.variant.out_solver(setup.n, st.round_no, frozenset(free)).solve(comps, hand)
     if first is None:
         return None
     left = Counter(hand)
     left.subtract(c for rd in first for c in rd.cards)
     left.subtract(fits)
-    if sum(k for k in left.values() if k > 0) > keep:
+    wild_free = sp.layoff_on_contract_turn
+    if sum(k for c, k in left.items() if k > 0 and not (wild_free and rules.is_wild(c))) > keep:
         return None
     covers = _covers(setup, st, hand, fits, keep, comps)
     for cover in [first, *covers]:
