@@ -22,13 +22,13 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 
-from ..cards import Card
+from ..cards import NUM_FACES, Card
 from ..melds import MeldRules, Reading, TableMeld, reading_from_items
 from ..rules.spec import Component
 from .actions import Action, IllegalActionError, LayOff, Meld
 from .discard import discard_options
 from .flow import contract, contract_needed, whole_hand_round
-from .melding import apply_layoff, apply_meld, layoff_options
+from .melding import apply_layoff, apply_meld, best_contract, layoff_options
 from .state import Phase, Setup, State
 
 SOLVES = 160  # whole-hand covers tried per position at most
@@ -46,6 +46,13 @@ def with_going_out(setup: Setup, st: State, seat: int, acts: list[Action]) -> li
             last = i
     if last < 0 or not contract_needed(setup, st, seat) or whole_hand_round(setup, st):
         return acts
+    keep = 1 if st.phase is Phase.PLAY and setup.spec.go_out_by_discard else 0  # (to discard)
+    rules = st.rules
+    assert rules is not None
+    hand = st.hands[seat]
+    may = _may_fit(setup, st)
+    if _stranded(rules, hand, (), may) > keep or not _could_cover(setup, st, hand, may, keep):
+        return acts  # (quick bounds: more cards fit nowhere than the seat may keep)
     budget = [NODES]
     offered = [a for a in acts if type(a) is Meld]
     for a in offered:
@@ -127,7 +134,8 @@ def _covers(setup: Setup, st: State, hand: Sequence[Card], fits: Sequence[Card],
                 yield fewest.solve(comps, less, whole_hand=True)
 
 
-def _stranded(rules: MeldRules, hand: Sequence[Card], fits: Sequence[Card]) -> int:
+def _stranded(rules: MeldRules, hand: Sequence[Card], fits: Sequence[Card],
+              faces: frozenset[int] = frozenset()) -> int:
     """How many natural cards of ``hand`` no meld could hold: no set or run of the hand's
     cards and wilds (each card judged alone, ace high and low: a bound, never too many), and
     none of the melds down (``fits``)."""
@@ -150,6 +158,8 @@ def _stranded(rules: MeldRules, hand: Sequence[Card], fits: Sequence[Card]) -> i
         if room[c] > 0:
             room[c] -= 1
             continue
+        if c in faces:
+            continue
         r = c % 13
         if by_rank[r] + wild >= rules.min_set:
             continue
@@ -163,6 +173,45 @@ def _stranded(rules: MeldRules, hand: Sequence[Card], fits: Sequence[Card]) -> i
         if not held:
             out += 1
     return out
+
+
+def _could_cover(setup: Setup, st: State, hand: Sequence[Card], may: frozenset[int], keep: int) -> bool:
+    """A bound: the contract's melds can hold every card of ``hand`` but ``keep`` of those the
+    melds down could not take (``may``, over-counted); where no lay-off follows the contract
+    this turn, the least-penalty arrangement leaves no more points than one card is worth."""
+    sp = setup.spec
+    comps = contract(setup, st)
+    if not sp.layoff_on_contract_turn:
+        best = best_contract(setup, st, hand)  # (cached: the offer was read from it)
+        if best is None:
+            return False
+        values = setup.values
+        points = sum(values[c] for c in hand) - sum(values[c] for rd in best for c in rd.cards)
+        return points <= max(0, max(values[c] for c in hand) if keep else 0)
+    # (``may`` holds faces: it changes as the table does, not with each hand, so its solver
+    # is kept)
+    got = setup.variant.out_solver(setup.n, st.round_no, may).solve(comps, hand)
+    if got is None:
+        return False
+    left = Counter(hand)
+    left.subtract(c for rd in got for c in rd.cards)
+    return sum(k for c, k in left.items() if k > 0 and c not in may) <= keep
+
+
+def _may_fit(setup: Setup, st: State) -> frozenset[int]:
+    """The faces the melds down might take this turn, over-counted: a set's rank, a run's
+    suit, every wild card (where lay-offs follow the contract at once: none where not)."""
+    if not setup.spec.layoff_on_contract_turn:
+        return frozenset()
+    rules = st.rules
+    assert rules is not None
+    out = {c for c in range(NUM_FACES) if rules.is_wild(c)}
+    for m in st.table:
+        if m.kind == "run":
+            out.update(range(m.suit * 13, m.suit * 13 + 13))
+        else:
+            out.update(range(m.rank - 1, 52, 13))
+    return frozenset(out)
 
 
 def _table_fits(st: State, hand: Sequence[Card]) -> list[Card]:
