@@ -218,22 +218,27 @@ def _table_fits(st: State, hand: Sequence[Card]) -> list[Card]:
     """The cards of ``hand`` the melds down would take, one after another (a run growing)."""
     rules = st.rules
     assert rules is not None
-    melds = [m.copy() for m in st.table]
-    fits: list[Card] = []
-    left = sorted(hand)
+    return _lay_greedily([m.copy() for m in st.table], sorted(hand), rules)
+
+
+def _lay_greedily(melds: list[TableMeld], cards: Sequence[Card], rules: MeldRules) -> list[Card]:
+    """Lay ``cards`` off on ``melds`` (which change) one after another, each on the first meld
+    that takes it, going round again while one fits (a run growing); the cards laid off."""
+    laid: list[Card] = []
+    left = list(cards)
     grew = True
-    while grew and melds:
+    while grew and left and melds:
         grew = False
         for c in list(left):
             for m in melds:
                 ways = m.layoff_meanings(c, rules)
                 if ways:
                     m.add(c, ways[0], rules)
-                    fits.append(c)
+                    laid.append(c)
                     left.remove(c)
                     grew = True
                     break
-    return fits
+    return laid
 
 
 def _asides(fits: Sequence[Card]) -> list[tuple[Card, ...]]:
@@ -341,19 +346,7 @@ def _could_go(setup: Setup, st: State, act: Meld, rest: Sequence[Card], discard:
         if not rds:
             return False  # (not a meld: the engine would refuse it)
         melds.append(TableMeld.from_reading(rds[0], 0, rules, limited))
-    left = list(rest)
-    grew = True
-    while grew and left:
-        grew = False
-        for c in list(left):
-            for m in melds:
-                ways = m.layoff_meanings(c, rules)
-                if ways:
-                    m.add(c, ways[0], rules)
-                    left.remove(c)
-                    grew = True
-                    break
-    return len(left) <= (1 if discard else 0)
+    return len(rest) - len(_lay_greedily(melds, rest, rules)) <= (1 if discard else 0)
 
 
 def _out_from(setup: Setup, st: State, seat: int, rnd: int, seen: set[tuple[object, ...]],
