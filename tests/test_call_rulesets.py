@@ -426,6 +426,26 @@ def test_seven_hand_rummy_call_sheds_a_card_the_called_card_stays():
     assert len(g.hands[2]) == 10 and g.current_player == 2 and g.phase == "draw"
 
 
+def test_seven_hand_a_rummy_callers_shed_card_that_would_play_opens_a_rummy_call_too():
+    """"At any time a player discards a card that would play on the table they call out
+    RUMMY!" (seed 002): the caller's shed card is a discard like any other.  Seat 2 calls
+    Rummy on 9H and sheds 7H, which would play on the 7s: seat 0, then seat 1 (the first
+    discarder) may call on it; the turn still passes to seat 2."""
+    hands = [SEVEN[0], SEVEN[1], "2C 3C 4C 5D 6D 8S TS JS QD KD 7H"]
+    g = deal("seven-hand", hands, "KS", "KC QS JD TD")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S", "discard 9H")
+    play(g, "rummy 7H")  # seat 2 calls on 9H and sheds 7H, which fits the 7s
+    assert g.phase == "call" and g.current_player == 0
+    assert g.view(0)["turn_state"]["queue"] == [0, 1]  # never the caller itself
+    assert [rk.format_action(a) for a in g.legal_actions()][-1] == "pass"
+    play(g, "pass")
+    assert g.phase == "call" and g.current_player == 1
+    play(g, "rummy 5H")  # seat 1 calls on 7H and sheds 5H, which fits nothing on the table
+    assert [str(c) for c in g.discard[-3:]] == ["9H", "7H", "5H"]
+    assert g.phase == "draw" and g.current_player == 2  # the turn order never jumped
+    assert [len(h) for h in g.hands] == [11, 4, 10]
+
+
 def test_seven_hand_swapped_joker_stays_on_the_table():
     assert rk.get_variant("seven-hand").spec.swap == "table_same_turn"
 
@@ -565,3 +585,29 @@ def test_ten_card_a_meld_after_the_contract_is_offered_with_each_wild_the_player
         for text in want:
             assert text in offered
             g.copy().apply(text)
+
+
+# -- May I / buy: the same player may not take two successive cards ----------------------
+
+
+@pytest.mark.parametrize("ruleset, first_round", [
+    ("contract", 1), ("shanghai", 1), ("shanghai-kolsov", 1), ("shanghai-powe", 1), ("progressive", 12)])
+def test_the_same_player_may_not_take_two_successive_discards_out_of_turn(ruleset, first_round):
+    """Contract Rummy (seed 001): "it is possible for a different player to take the next card
+    ... the same player is not allowed to take two successive cards".  Shanghai's basic rules
+    "are as in Contract Rummy" (powe and kolsov are its versions), and Progressive's rules are
+    Contract Rummy's "unless otherwise stated": the rule is theirs too (RULES.md 4.3 omits it)."""
+    size = rk.get_variant(ruleset).spec.cards_dealt(first_round, 3)
+    hands = [h[: 3 * size - 1] for h in SH]  # (10 or 11 cards: the first `size`)
+    assert [len(P(h)) for h in hands] == [size] * 3 and "KC" in hands[1] and "KD" in hands[2]
+    g = deal(ruleset, hands, "KS", "6H 7C 3D 3S 4S JC 5C 6D 7S 8H 9H TC", first_round=first_round)
+    play(g, "draw", "pass", "pass", "discard KC")  # seat 1 discards KC over the upcard KS
+    play(g, "draw", "pass", "discard KD")  # seat 2 (seat 0 passed on KC) discards KD
+    play(g, "draw", "buy")  # seat 0 declines KD: seat 1 takes it, and KC is exposed
+    assert g.current_player == 2 and g.view(2)["discard_top"] == "KC"
+    play(g, "buy")  # seat 2 takes KC: KS is exposed
+    ts = g.view(1)["turn_state"]
+    assert g.view(1)["discard_top"] == "KS" and g.current_player == 1
+    assert ts["queue"] == [1], "seat 2 took KC, so it may not take KS next"
+    play(g, "pass")
+    assert g.phase == "play" and g.current_player == 0

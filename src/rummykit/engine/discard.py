@@ -7,7 +7,18 @@ from __future__ import annotations
 
 from ..cards import Card
 from .actions import DISCARDS, Action, CallRummy, CallShanghai, Discard, IllegalActionError, LayOff, Pass
-from .flow import end_turn, event, forget, next_turn, playable, pop_discard, push_discard, seat_name, went_out
+from .flow import (
+    end_turn,
+    event,
+    forget,
+    next_turn,
+    open_call_window,
+    playable,
+    pop_discard,
+    push_discard,
+    seat_name,
+    went_out,
+)
 from .state import Phase, Setup, State
 
 
@@ -155,5 +166,9 @@ def apply_call_rummy(setup: Setup, st: State, a: Action, check: bool) -> Action:
     event(st, caller, "rummy", f"{seat_name(caller)} called Rummy on {called} and discarded {a.card}",
           card=str(a.card), called=str(called))
     st.queue = []
-    next_turn(setup, st)
+    # the shed card is a discard too: if it would play on the table, the others (in turn
+    # order after the caller) may call Rummy on it in turn ("at any time a player discards
+    # a card that would play", seed 002); the turn goes on from the first discarder's
+    if not open_call_window(setup, st, caller):
+        next_turn(setup, st)
     return a

@@ -148,7 +148,8 @@ def describe_rules(v: Variant) -> str:
     if sp.shanghai_call:
         lines.append("Shanghai call: a discard that fits a meld may be called.")
     if sp.rummy_call:
-        lines.append("Rummy call: a discard that could be played may be called.")
+        lines.append("Rummy call: a discard that could be played may be called; the caller sheds a card, "
+                     "and a shed card that could be played may be called in turn.")
     if sp.stock_empty == "end_round":
         lines.append("When the stock is empty and the next player does not take the discard, the round ends "
                      "with nobody out.")
