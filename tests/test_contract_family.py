@@ -597,3 +597,14 @@ def test_a_hand_that_can_go_down_and_out_in_one_turn_is_offered_a_contract_meld_
         typed.apply(move)
     assert typed.round_no == deal_no + 1 or typed.is_over  # (the way out is a real one)
     assert _out_through_listed_moves(g, seat) is not None
+
+
+def test_may_i_eight_players_a_contract_set_may_hold_fifteen_sevens():
+    """May I? with 8 players uses four 54-card decks: sixteen 7s exist, and "the initial meld
+    may have as many cards as you like (minimum 3) of the same rank" (seed 001)."""
+    hand = "7C 7C 7C 7C 7D 7D 7D 7D 7H 7H 7H 7H 7S 7S 7S 8C 8D 8H"
+    g = _seat_to_play_holding("may-i", 1, 8, hand)
+    melds = [a for a in g.legal_actions() if isinstance(a, rk.Meld)]
+    assert any(max(len(m) for m in a.melds) == 15 for a in melds), [a.text() for a in melds]
+    g.apply("meld " + hand.replace(" 8C", " / 8C"))
+    assert g.round_no == 2  # every card melded: out, with no discard

@@ -142,7 +142,7 @@ class Solver:
         in ``cnt`` can make, its wild slots filled with the most valuable wilds left."""
         wild_total = sum(cnt[c] for c in self._wild_codes)
         out: dict[tuple[int, ...], Reading] = {}
-        for sk in self.skeletons(cnt, kind, lo, min(hi, 14), wild_total):
+        for sk in self.skeletons(cnt, kind, lo, hi, wild_total):
             size = len(sk[5]) + (sk[7] if sk[1] != "run" else 0)
             if not lo <= size <= hi:
                 continue
@@ -550,7 +550,9 @@ class Solver:
                     if not allwild or (canon_done and not self.crules.distinct_set_ranks):
                         continue
                     canon_done = True
-                key = ("s", r, lo, hi, nkey, wild)
+                # (a set never holds more than its naturals and the wilds: a longer bound is
+                # the same question)
+                key = ("s", r, lo, min(hi, sum(nkey) + wild), nkey, wild)
                 got = cache.get(key)
                 if got is None:
                     got = cache[key] = self._set_skeletons(cnt, r, lo, hi, wild)
@@ -563,7 +565,7 @@ class Solver:
         if kind in ("run", "meld"):
             for suit in range(4):
                 base = suit * 13
-                key = ("r", suit, lo, hi, tuple(cnt[base : base + 13]), wild)
+                key = ("r", suit, lo, min(hi, 14), tuple(cnt[base : base + 13]), wild)  # (runs: 14 at most)
                 got = cache.get(key)
                 if got is None:
                     got = cache[key] = self._run_skeletons(cnt, suit, lo, hi, wild)
@@ -643,7 +645,7 @@ class Solver:
             if comp in lists:
                 continue
             hi = hi_of[comp]
-            found = [x for x in self.skeletons(cnt, comp.kind, comp.size, min(hi, 14), wild_total)
+            found = [x for x in self.skeletons(cnt, comp.kind, comp.size, hi, wild_total)
                      if comp.size <= len(x[5]) + (x[7] if x[1] != "run" else 0) <= hi]
             if not found:
                 return None
@@ -1040,7 +1042,7 @@ class _ExtraSearch:
         # a bound: every card left used
         if nat + sum(val[c] * cnt[c] for c in range(NUM_FACES)) <= self.best_val:
             return
-        for sk in solver.skeletons(cnt, "meld", cr.extra_min, min(left, 14), wild_left - taken):
+        for sk in solver.skeletons(cnt, "meld", cr.extra_min, left, wild_left - taken):
             size = len(sk[5]) + (sk[7] if sk[1] != "run" else 0)
             if size < cr.extra_min:
                 continue
