@@ -113,6 +113,24 @@ def test_shanghai_may_i_takes_two_stock_cards_at_most_twice_a_round():
     assert g.phase == "play" and g.current_player == 1  # the taker neither melds nor discards now
 
 
+def test_shanghai_may_i_when_the_stock_runs_out_mid_buy_the_log_names_the_cards_taken():
+    """A May I takes the discard and two stock cards; with one card left and nothing to
+    rebuild the stock from (no rebuilt stock allowed), the deal ends after one: the buy's
+    line says one, not two.  (The ended deal's log is the state's: views show the next's.)"""
+    g = deal("shanghai", SH, "KS", "6H 7C 3D 3S 4S JC", options={"max_stock_reuses": 0})
+    while len(g.stock) > 1:
+        draw_and_discard_it(g)
+    log, top, asked = g.state.log, g.view(0)["discard_top"], (g.current + 1) % 3
+    size = len(g.hands[asked])
+    play(g, "draw", "buy")  # the next seat takes the top discard and the last stock card
+    assert g.round_no == 2
+    assert [e["verb"] for e in log][-2:] == ["buy", "round_end"]
+    buy = log[-2]
+    assert buy["extra"] == 1 and buy["card"] == top and buy["seat"] == asked
+    assert f"took {top} and 1 from the stock (the stock ran out: 1 of 2 penalty cards)" in buy["text"]
+    assert len(P(g.history[0]["hands"][asked])) == size + 2
+
+
 def test_shanghai_no_two_books_of_one_rank_and_one_joker_a_meld():
     sp = rk.get_variant("shanghai").spec
     assert sp.distinct_set_ranks and sp.wild_limit == "at_most_one" and sp.ace_mode == "high"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .actions import Action, Buy, Cut, Draw, IllegalActionError, Pass, Take
 from .discard import discard_options
 from .flow import (
+    buy_event,
     buy_limit,
     deal,
     eligible_buyers,
@@ -180,13 +181,22 @@ def _buy(setup: Setup, st: State, seat: int, *, own_turn: bool) -> None:
     st.buys[seat] += 1
     st.kitty += b.cost
     extra = b.extra_cards_by_round.get(st.round_no, b.extra_cards)
-    event(st, seat, "buy", f"{seat_name(seat)} said {b.verb!r} and took {c}"
-          + (f" and {extra} from the stock" if extra else ""), card=str(c), extra=extra)
+    log, at = st.log, len(st.log)
+    got = 0
     for _ in range(extra):
         s = pop_stock(setup, st)
         if s is None:
-            return  # the stock ran out: the round is over
+            break  # the stock ran out: the round is over
         st.hands[seat].append(s)
+        got += 1
+    # the buy's line, before anything drawing the penalty cards logged (a rebuilt stock, the
+    # round's end), naming the cards really taken
+    text = f"{seat_name(seat)} said {b.verb!r} and took {c}" + (f" and {got} from the stock" if got else "")
+    if got < extra:
+        text += f" (the stock ran out: {got} of {extra} penalty cards)"
+    buy_event(log, at, seat, text, str(c), got)
+    if got < extra:
+        return
     if own_turn:
         return  # then the normal turn: draw or take the card now on top
     st.last_taker = seat

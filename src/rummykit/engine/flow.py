@@ -131,6 +131,14 @@ def event(st: State, seat: int | None, verb: str, text: str, **data: Any) -> Non
     st.log.append(e)
 
 
+def buy_event(log: list[Event], at: int, seat: int, text: str, card: str, extra: int) -> None:
+    """A buy's line, put at ``at`` in ``log`` (the round's log when the buy began: drawing
+    its penalty cards may have logged a rebuilt stock or ended the round since)."""
+    e = Event.__new__(Event)
+    dict.update(e, {"seat": seat, "verb": "buy", "text": text, "card": card, "extra": extra})
+    log.insert(at, e)
+
+
 def push_discard(st: State, c: Card, seat: int | None) -> None:
     st.discard.append(c)
     st.discard_by.append(seat)
