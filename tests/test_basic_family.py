@@ -326,6 +326,39 @@ def test_wrotham_any_player_swaps_a_run_joker_into_hand():
     play(g, "discard 2C")  # the joker stays in hand
 
 
+def test_wrotham_having_taken_a_joker_a_player_may_not_discard_another_leaving_the_pile_unchanged():
+    """"If you began your turn by picking up the top card of the discard pile you are not
+    allowed to end that turn by discarding the same card, leaving the pile unchanged - you
+    must discard a different card" (seed 004): the three jokers are alike, so another
+    joker is the same card to everyone at the table."""
+    g = deal("wrotham", ["JK 2C 3D 4S 8C 9D TS", "5H 6H 7H QC QD KS KH"], "AS", "AD AC",
+             starter_extra="JK")
+    play(g, "discard JK", "take")  # seat 0 already held a joker, and takes the other
+    assert g.view(0)["hand"].count("JK") == 2
+    illegal(g, "discard JK", "took from the discard pile")
+    assert "discard JK" not in [rk.format_action(a) for a in g.legal_actions()]
+    play(g, "discard 2C")
+
+
+def test_wrotham_a_joker_in_a_set_is_swapped_for_a_card_of_its_rank_the_set_lacks():
+    """"A player who holds the card that a melded joker represents can, during her turn,
+    exchange the real card for the joker" (seed 004): a set's joker as much as a run's.
+    In 7H 7S JK the joker stands for 7D or 7C; in 7H 7S 7D JK for 7C alone."""
+    g = deal("wrotham", ["7C 2C 3D 4S 8C 9D TS", "7H 7S JK QC QD KS KH"], "AS", "AD AC",
+             starter_extra="JD")
+    play(g, "meld 7H 7S JK=7", "discard JD", "draw")
+    assert rk.Swap(rk.parse_card("7C"), 0) in g.legal_actions()
+    play(g, "swap 7C 1")
+    assert g.view(0)["melds"][0] == ["7H", "7S", "7C"] and "JK" in g.view(0)["hand"]
+    assert g.view(0)["meld_info"][0]["kind"] == "set"
+    four = deal("wrotham", ["7C 2D 3D 4S 8C 9D TS", "7H 7S 7D JK QD KS KH"], "AS", "AD AC",
+                starter_extra="JD")
+    play(four, "meld 7H 7S 7D JK=7", "discard JD", "draw")
+    assert [a.text() for a in four.legal_actions() if isinstance(a, rk.Swap)] == ["swap 7C 1"]
+    # where the rules keep a set's wilds dead (every other ruleset with swaps), they stay
+    assert not rk.get_variant("contract").spec.swap_sets
+
+
 def test_wrotham_deals_4_to_6_meld_only_the_whole_hand_at_once():
     assert rk.get_variant("wrotham").spec.whole_hand_meld_deals == [4, 5, 6]
     hands = ["2C 3D 4S 8C 9D TS JC", "5H 6H 7H QC QD QS 9S"]

@@ -37,7 +37,9 @@ def why_not_discard(setup: Setup, st: State, seat: int, c: Card) -> str | None:
     if c not in hand:
         return f"You do not hold {c}"
     sp = setup.spec
-    if sp.no_discard_of_taken_card and c == st.taken and hand.count(c) == 1:
+    # (by face: discarding a card just like the one taken, a second joker, would leave the
+    # pile as it was too; unless the hand holds nothing else, which no lay-off may leave)
+    if sp.no_discard_of_taken_card and c == st.taken and any(x != c for x in hand):
         return f"You may not discard {c}, the card you took from the discard pile this turn"
     if sp.no_playable_discard and st.down[seat] and st.table and playable(st, c):
         return f"You may not discard {c}: it could be played on the table"
