@@ -179,6 +179,40 @@ def test_a_source_changed_after_its_module_was_compiled_is_named(tmp_path):
     assert stale_builds(pkg) == [os.path.join("rummykit", "engine", "flow.py")]
 
 
+def test_an_install_that_goes_pure_python_removes_the_old_build_from_src(tmp_path, monkeypatch):
+    """setup.py: an editable install builds the extensions into src, where an extension
+    beside its .py is what Python imports; when a later install goes pure Python (asked
+    for, or mypyc failed), the old build must go, or it would keep running."""
+    import importlib.util
+    from pathlib import Path
+
+    import setuptools
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.setattr(setuptools, "setup", lambda **kw: None)
+    monkeypatch.setenv("RUMMYKIT_PURE_PYTHON", "1")
+    spec = importlib.util.spec_from_file_location("rummykit_setup", root / "setup.py")
+    setup_py = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup_py)
+    old = []
+    for src in setup_py.COMPILED:
+        py = tmp_path / src
+        py.parent.mkdir(parents=True, exist_ok=True)
+        py.write_text("x = 1\n")
+        for tag in ("cpython-311-x86_64-linux-gnu.so", "cpython-312-x86_64-linux-gnu.so"):
+            old.append(py.with_name(f"{py.stem}.{tag}"))
+    old += [tmp_path / "src" / "9aba1b08f356da060bd5__mypyc.cpython-311-x86_64-linux-gnu.so"]
+    for p in old:
+        p.write_bytes(b"")
+    other = tmp_path / "src" / "rummykit" / "cards.cpython-311-x86_64-linux-gnu.so"  # not ours
+    other.write_bytes(b"")
+    keep = frozenset({str(old[0].resolve())})
+    assert setup_py.old_extensions(tmp_path, keep) == sorted(old[1:])
+    setup_py.remove_old_extensions(tmp_path)
+    assert not any(p.exists() for p in old) and other.exists()
+    assert all((tmp_path / src).exists() for src in setup_py.COMPILED)
+
+
 @settings(max_examples=20, deadline=None)
 @given(vid=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10_000),
        reads=st.lists(st.integers(0, 150), max_size=4))

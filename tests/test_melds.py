@@ -171,3 +171,13 @@ def test_wrap_run_of_twelve_takes_the_missing_rank_at_either_end_as_one_choice()
     m = TableMeld.from_reading(rd, 0, rules, True)
     assert m.layoff_meanings(P("QS")[0], rules) == [None]
     assert len(m.layoff_meanings(P("JK")[0], rules)) == 1
+
+
+def test_a_swappable_set_joker_stands_for_each_suit_the_set_lacks():
+    from rummykit.melds import MeldRules, TableMeld
+
+    m = TableMeld("set", P("7H 7H 2S JK"), owner=0, rank=7)
+    m.wilds = 2
+    rules = MeldRules(twos_wild=True, swap_sets=True)
+    assert {str(c): i for c, i in m.swappable(rules).items()} == {"7C": 2, "7D": 2, "7S": 2}
+    assert m.swappable(MeldRules(twos_wild=True)) == {}  # wilds in sets dead: no swap

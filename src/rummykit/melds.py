@@ -94,6 +94,7 @@ class MeldRules:
     min_set: int = 3
     min_run: int = 3
     ace_both_ends: bool = True
+    swap_sets: bool = False  # a set's wild may be swapped for a missing card of its rank
 
     def __reduce__(self) -> tuple[Any, ...]:
         return rebuild_recipe(self)
@@ -438,7 +439,20 @@ class TableMeld:
                 self.wilds += 1
 
     def swappable(self, rules: MeldRules) -> dict[Card, int]:
-        """Natural faces that can replace a wild in this run, and the wild's index."""
+        """Natural faces that can replace a wild in this run, and the wild's index; where
+        the rules let a set's wild be swapped, each card of the set's rank whose suit the
+        set lacks (what its wild stands for), and its first wild's index."""
+        if self.kind == "set" and rules.swap_sets:
+            at = -1
+            suits: set[int] = set()
+            for i, c in enumerate(self.cards):
+                if c != JOKER_CODE and c.rank == self.rank:
+                    suits.add(c.suit)  # a natural (or a wild 2 standing for itself)
+                elif at < 0:
+                    at = i
+            if at < 0:
+                return {}
+            return {face_at(s, self.rank): at for s in range(4) if s not in suits}
         if self.kind != "run":
             return {}
         out: dict[Card, int] = {}

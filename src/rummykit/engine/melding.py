@@ -615,9 +615,9 @@ def verify_swap(setup: Setup, st: State, seat: int, a: Swap) -> None:
     if a.card not in st.hands[seat]:
         raise IllegalActionError(f"You do not hold {a.card}")
     m = st.table[a.meld]
-    if m.kind != "run":
-        raise IllegalActionError("Wild cards in sets are dead: only a run's wild can be swapped")
     assert st.rules is not None
+    if m.kind != "run" and not (m.kind == "set" and st.rules.swap_sets):
+        raise IllegalActionError("Wild cards in sets are dead: only a run's wild can be swapped")
     if a.card not in m.swappable(st.rules):
         raise IllegalActionError(f"No wild card in meld {a.meld + 1} ({m.describe()}) stands for {a.card}")
     why = why_not_follow_up(setup, st, seat, a)

@@ -119,6 +119,9 @@ def describe_rules(v: Variant) -> str:
         lines.append("Once down you may not discard a card that could be played; with no legal discard "
                      "you take the top discard and the top stock card.")
     lines.append(SWAP[sp.swap])
+    if sp.swap_sets and sp.swap != "none":
+        lines.append("A joker in a set may be swapped too, for a card of the set's rank in a suit "
+                     "the set lacks.")
     b = sp.buying
     if b is not None and b.enabled:
         rounds = "every deal" if b.rounds == "all" else "deals " + ", ".join(map(str, b.rounds))

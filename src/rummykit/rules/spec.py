@@ -174,6 +174,9 @@ class RuleSpec(BaseModel):
     swap: Literal["none", "to_hand", "layoff_same_turn", "new_meld_same_turn", "table_same_turn"] = (
         "none"
     )
+    # where swapping is allowed: a set's wild too, for a card of the set's rank and a suit it
+    # lacks (Wrotham: "the card that a melded joker represents")
+    swap_sets: bool = False
     whole_hand_meld_deals: list[int] = []
 
     # out of turn
@@ -461,6 +464,7 @@ class RuleSpec(BaseModel):
             min_set=self.min_set,
             min_run=self.min_run,
             ace_both_ends=self.ace_both_ends and round_no not in self.no_ace_both_ends_deals,
+            swap_sets=self.swap_sets and self.swap != "none",
         )
 
     def values_table(self) -> list[int]:
