@@ -599,6 +599,58 @@ def test_a_hand_that_can_go_down_and_out_in_one_turn_is_offered_a_contract_meld_
     assert _out_through_listed_moves(g, seat) is not None
 
 
+# positions found by checking against a brute force with other players' melds down: each
+# deal is stacked and played to the point where `seat`, not yet down, is to play
+OUT_ON_THE_TABLE = {
+    "shanghai-deal3": ("shanghai", 3, 0, 716540553, [
+        "6D 7D 8D 9D TD JD QD 2H QH JK JK", "4C 5C 7C 8C JC 6H 7H 8H 9H TH 8S",
+        "3C 7C 8C 9C TC JC QC 4H 6H 7H JS"], "KC", "6C 5H 6C", [
+        "draw", "pass", "pass", "meld 5C 6C 7C 8C / 6H 7H 8H 9H TH", "discard 4C", "pass", "pass",
+        "draw", "pass", "meld 7C 8C 9C TC JC QC / 4H 5H 6H 7H", "discard JS", "draw", "pass"], 0,
+        "meld 6D 7D 8D 9D / JK=9D TD JD QD, layoff 6C 3, layoff JK=JH 2, layoff QH 2, discard 2H"),
+    "progressive-deal2": ("progressive", 2, 0, 1006586247, [
+        "7C 9C TC KC 4D 5D 7D KD 9H 8S JK", "2C 8C 2D JD AH 6H KH 3S 9S TS JK",
+        "2C 8C AD 8D 8D 2H AS 6S JS JS KS", "2D JD 5H JH 2S 2S 5S 6S 7S 7S 8S",
+        "9C QC KC 4D 6D 9D 9D 2H 3S 9S JK"], "KD", "JH 8H 7C", [
+        "draw", "meld JD JH JK=J / 2C=8S 9S TS 2D=JS", "discard 6H", "draw",
+        "meld 8C 8D 8D 8H 2C=8 / JS 2H=QS KS AS", "discard AD", "draw"], 3,
+        "meld 7C 2D=7 2S=7 / 5S 6S 7S 2S=8S, layoff JD 1, layoff JH 1, layoff 7S 2, layoff 8S 3, discard 5H"),
+    "ten-card-deal1-before-drawing": ("ten-card", 1, 0, 544738803, [
+        "QC 4D 8D 8H 9H 9H JH 7S QS JK", "2C 3D 4D QD 5S 7S TS JS QS KS", "AC 2C 2D 8D 9D JD 2S 8S 9S KS",
+        "6C QC AD AD QD 5H 7H 3S 6S 8S", "AC 4C 9C TC 2D 8H AS 5S 6S TS", "8C 7D 9D TD TD KD 2H TH 3S JK"],
+        "5D", "7C", ["meld TS JS QS", "draw", "discard 7S"], 2,
+        "meld 2D=KC AC 2C=2C / 8D 9D 2S=TD JD, layoff 9S 1, layoff 8S 1, layoff KS 1"),
+    "combination-deal3": ("combination", 3, 0, 214663599, [
+        "AC 6C 7C JC 9D KD 5H TH JH QS", "4C AD JD KD AH JH QH KH AS JK", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH",
+        "AC TC QC 8D 4H QH 2S 6S 9S KS"], "6D", "QD 8H", [
+        "draw", "meld JH QH KH AH / JD QD KD AD", "discard 4C", "draw"], 2,
+        "meld AH 2H 3H 4H / 5H 6H 7H 8H, layoff TH 1, layoff 9H 1, layoff 8H 1"),
+    "seven-hand-deal2": ("seven-hand", 2, 0, 423837092, [
+        "8C 8D AH 2H 3H 3H 4H 5H 8H 8H 8S", "4C AD 4D 4D 5D 6H 7H 8H 6S QS JK",
+        "6C 8C 9C 8D KD 3H TH 7S 8S JK JK", "2C 4D KD AH 2H 3H 5H 2S 8S 8S JK"], "KH", "4S JH AC AD", [
+        "draw", "pass", "pass", "pass", "meld 4C 4D 4D 4S JK=4 / 6H 7H 8H", "discard 6S", "draw", "pass",
+        "pass", "meld 8C 8D 8S / JK=9H JK=TH JH", "discard 7S", "draw", "pass", "pass",
+        "meld 2C 2H 2S / 3H JK=4H 5H", "discard AC", "draw", "pass", "pass"], 0,
+        "meld 8C 8D 8H / AH 2H 3H, layoff 5H 2, layoff 4H 2, layoff 3H 2, layoff 8H 3, layoff 8S 3, "
+        "discard AD"),
+}
+
+
+@pytest.mark.parametrize("case", list(OUT_ON_THE_TABLE))
+def test_a_hand_that_can_go_down_and_out_laying_off_on_the_melds_down_is_offered_a_meld_that_does(case):
+    """As above, with other players' melds on the table: the cards the contract does not use
+    go onto them (a run grown a card at a time, a wild at the end that lets the rest follow)."""
+    variant, deal_no, dealer, seed, hands, upcard, stock, moves, seat, a_way_out = OUT_ON_THE_TABLE[case]
+    g = deal(variant, hands, upcard, stock, dealer=dealer, seed=seed, first_round=deal_no)
+    play(g, *moves)
+    assert g.current == seat and not g.down[seat] and g.round_no == deal_no and g.table
+    typed = g.copy()
+    for move in a_way_out.split(", "):
+        typed.apply(move)
+    assert typed.round_no == deal_no + 1 or typed.is_over  # (the way out is a real one)
+    assert _out_through_listed_moves(g, seat) is not None
+
+
 def test_may_i_eight_players_a_contract_set_may_hold_fifteen_sevens():
     """May I? with 8 players uses four 54-card decks: sixteen 7s exist, and "the initial meld
     may have as many cards as you like (minimum 3) of the same rank" (seed 001)."""

@@ -550,12 +550,15 @@ class Solver:
                     if not allwild or (canon_done and not self.crules.distinct_set_ranks):
                         continue
                     canon_done = True
-                # (a set never holds more than its naturals and the wilds: a longer bound is
-                # the same question)
-                key = ("s", r, lo, min(hi, sum(nkey) + wild), nkey, wild)
+                # a set never holds more than its naturals and the wilds (a longer bound is
+                # the same question); nor, here, more than 14 cards unless its naturals
+                # alone are more (many decks): longer sets of wilds cost a search its time
+                nat = sum(nkey)
+                top = min(hi, max(14, nat), nat + wild)
+                key = ("s", r, lo, top, nkey, wild)
                 got = cache.get(key)
                 if got is None:
-                    got = cache[key] = self._set_skeletons(cnt, r, lo, hi, wild)
+                    got = cache[key] = self._set_skeletons(cnt, r, lo, top, wild)
                 if kind == "pair":
                     for x in got:
                         if len(x[5]) + x[7] == 2 and x[5]:

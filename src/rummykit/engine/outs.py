@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import combinations, product
+from itertools import combinations
 
 from ..cards import NUM_FACES, Card
 from ..melds import MeldRules, Reading, TableMeld, reading_from_items
@@ -32,7 +32,9 @@ from .melding import apply_layoff, apply_meld, best_contract, layoff_options
 from .state import Phase, Setup, State
 
 SOLVES = 160  # whole-hand covers tried per position at most
-NODES = 400  # positions played forward per position at most
+NODES = 600  # positions played forward per position at most
+EACH = 100  # of them, for one arrangement at most
+MOST = 20  # cards in a hand searched at most (more: only through many buys)
 CUTS = 24  # ways of cutting one cover to the contract's sizes tried at most
 
 
@@ -46,6 +48,8 @@ def with_going_out(setup: Setup, st: State, seat: int, acts: list[Action]) -> li
             last = i
     if last < 0 or not contract_needed(setup, st, seat) or whole_hand_round(setup, st):
         return acts
+    if len(st.hands[seat]) > MOST:
+        return acts  # (a hand grown by many buys: the search would take too long)
     keep = 1 if st.phase is Phase.PLAY and setup.spec.go_out_by_discard else 0  # (to discard)
     rules = st.rules
     assert rules is not None
@@ -70,27 +74,24 @@ def _search(setup: Setup, st: State, seat: int, tried: set[Meld], budget: list[i
     comps = contract(setup, st)
     rules = st.rules
     assert rules is not None
+    if len(hand) < sum(c.size for c in comps):
+        return None
+    # which cards the melds down take depends on the order they are laid off in and the
+    # ends a wild goes to: a few greedy layings, each a guess (never a bound)
+    fitted = _table_fits(st, hand) if sp.layoff_on_contract_turn else [[]]
+    wilds = frozenset(c for c in hand if rules.is_wild(c)) if sp.layoff_on_contract_turn else frozenset()
+    # the arrangements to try first: the fewest cards left out of the melds that the melds
+    # down would not take (nor, where lay-offs follow the contract at once, the new ones:
+    # wild cards), the faces the melds down might take (over-counted) counted free, then
+    # the cards one greedy laying lays off
+    frees = [_may_fit(setup, st)] + [frozenset(fits) | wilds for fits in fitted]
+    firsts: list[list[Reading] | None] = []
+    for free in dict.fromkeys(frees):
+        firsts.append(setup.variant.out_solver(setup.n, st.round_no, free, melded=True).solve(comps, hand))
+    asides = _asides(fitted)
     keep = 1 if st.phase is Phase.PLAY and sp.go_out_by_discard else 0  # (the card to discard)
-    fits = _table_fits(st, hand) if sp.layoff_on_contract_turn else []
-    if _stranded(rules, hand, fits) > keep or len(hand) < sum(c.size for c in comps):
-        return None  # (more cards fit nowhere than the seat may keep)
-    # the fewest cards left out of the melds that the melds down would not take (nor, where
-    # lay-offs follow the contract at once, the new ones: wild cards, which any run takes
-    # where the rules set no limit)
-    free = set(fits)
-    if sp.layoff_on_contract_turn:
-        free.update(c for c in hand if rules.is_wild(c))
-    first = setup.variant.out_solver(setup.n, st.round_no, frozenset(free)).solve(comps, hand)
-    if first is None:
-        return None
-    left = Counter(hand)
-    left.subtract(c for rd in first for c in rd.cards)
-    left.subtract(fits)
-    wild_free = sp.layoff_on_contract_turn
-    if sum(k for c, k in left.items() if k > 0 and not (wild_free and rules.is_wild(c))) > keep:
-        return None
-    covers = _covers(setup, st, hand, fits, keep, comps)
-    for cover in [first, *covers]:
+    covers = _covers(setup, st, hand, asides, keep, comps)
+    for cover in [*firsts, *covers]:
         if cover is None:
             continue
         for cut in _cuts(setup, st, cover):
@@ -105,15 +106,15 @@ def _search(setup: Setup, st: State, seat: int, tried: set[Meld], budget: list[i
     return None
 
 
-def _covers(setup: Setup, st: State, hand: Sequence[Card], fits: Sequence[Card], keep: int,
+def _covers(setup: Setup, st: State, hand: Sequence[Card], asides: Sequence[tuple[Card, ...]], keep: int,
             comps: Sequence[Component]) -> Iterator[list[Reading] | None]:
-    """More arrangements to try, when the first fails: for each choice of cards laid off on
+    """More arrangements to try, when the first fail: for each choice of cards laid off on
     the melds down (:func:`_asides`), the fewest cards left out of the melds, and where a
     card is kept to discard, each card's whole-hand cover of the rest (the first card kept
     may be barred from the discard)."""
     fewest = setup.variant.out_solver(setup.n, st.round_no)
     solves = SOLVES
-    for aside in _asides(fits):
+    for aside in asides:
         rest = Counter(hand)
         rest.subtract(aside)
         cards = sorted(rest.elements())
@@ -199,8 +200,10 @@ def _could_cover(setup: Setup, st: State, hand: Sequence[Card], may: frozenset[i
 
 
 def _may_fit(setup: Setup, st: State) -> frozenset[int]:
-    """The faces the melds down might take this turn, over-counted: a set's rank, a run's
-    suit, every wild card (where lay-offs follow the contract at once: none where not)."""
+    """The faces the melds down might take this turn, over-counted: a set's rank, the ranks
+    of a run's suit it does not hold yet (it grows at its ends only; an ace may have a place
+    at the other end), every wild card (where lay-offs follow the contract at once: none
+    where not)."""
     if not setup.spec.layoff_on_contract_turn:
         return frozenset()
     rules = st.rules
@@ -208,22 +211,36 @@ def _may_fit(setup: Setup, st: State) -> frozenset[int]:
     out = {c for c in range(NUM_FACES) if rules.is_wild(c)}
     for m in st.table:
         if m.kind == "run":
-            out.update(range(m.suit * 13, m.suit * 13 + 13))
+            held = {(m.lo + i - 1) % 13 for i in range(len(m.cards))}  # rank indices (0: ace)
+            if rules.ace_mode == "low_or_high" and not (m.lo == 1 and m.lo + len(m.cards) - 1 == 14):
+                held.discard(0)  # (an ace at one end may still go at the other)
+            out.update(m.suit * 13 + r for r in range(13) if r not in held)
         else:
             out.update(range(m.rank - 1, 52, 13))
     return frozenset(out)
 
 
-def _table_fits(st: State, hand: Sequence[Card]) -> list[Card]:
-    """The cards of ``hand`` the melds down would take, one after another (a run growing)."""
+def _table_fits(st: State, hand: Sequence[Card]) -> list[list[Card]]:
+    """The cards of ``hand`` the melds down would take, one after another (a run growing),
+    laid greedily three ways: the hand in order, each wild at the first end it may go to;
+    in reverse order, each wild at the last; the natural cards before the wilds."""
     rules = st.rules
     assert rules is not None
-    return _lay_greedily([m.copy() for m in st.table], sorted(hand), rules)
+    order = sorted(hand)
+    naturals_first = [c for c in order if not rules.is_wild(c)] + [c for c in order if rules.is_wild(c)]
+    out: list[list[Card]] = []
+    for cards, last in ((order, False), (order[::-1], True), (naturals_first, True)):
+        laid = _lay_greedily([m.copy() for m in st.table], cards, rules, last)
+        if laid not in out:
+            out.append(laid)
+    return out
 
 
-def _lay_greedily(melds: list[TableMeld], cards: Sequence[Card], rules: MeldRules) -> list[Card]:
+def _lay_greedily(melds: list[TableMeld], cards: Sequence[Card], rules: MeldRules,
+                  last: bool = False) -> list[Card]:
     """Lay ``cards`` off on ``melds`` (which change) one after another, each on the first meld
-    that takes it, going round again while one fits (a run growing); the cards laid off."""
+    that takes it (a wild with its first meaning there, or its ``last``), going round again
+    while one fits (a run growing); the cards laid off."""
     laid: list[Card] = []
     left = list(cards)
     grew = True
@@ -233,7 +250,7 @@ def _lay_greedily(melds: list[TableMeld], cards: Sequence[Card], rules: MeldRule
             for m in melds:
                 ways = m.layoff_meanings(c, rules)
                 if ways:
-                    m.add(c, ways[0], rules)
+                    m.add(c, ways[len(ways) - 1] if last else ways[0], rules)
                     laid.append(c)
                     left.remove(c)
                     grew = True
@@ -241,15 +258,22 @@ def _lay_greedily(melds: list[TableMeld], cards: Sequence[Card], rules: MeldRule
     return laid
 
 
-def _asides(fits: Sequence[Card]) -> list[tuple[Card, ...]]:
-    """The sets of cards laid off on the melds down that are tried: all that fit, all but
-    one, one alone, none."""
-    out: list[tuple[Card, ...]] = [tuple(fits)]
-    for c in sorted(set(fits)):
-        less = list(fits)
-        less.remove(c)
-        out.append(tuple(less))
-    out.extend((c,) for c in sorted(set(fits)))
+def _asides(fitted: Sequence[Sequence[Card]]) -> list[tuple[Card, ...]]:
+    """The sets of cards laid off on the melds down that are tried, for each greedy laying:
+    all that fit, each first part of the laying (a run grown only so far), all but one, one
+    alone; then none."""
+    out: list[tuple[Card, ...]] = []
+    for fits in fitted:
+        out.append(tuple(fits))
+    for fits in fitted:
+        out.extend(tuple(fits[:k]) for k in range(len(fits) - 1, 0, -1))
+    for fits in fitted:
+        for c in sorted(set(fits)):
+            less = list(fits)
+            less.remove(c)
+            out.append(tuple(less))
+    for fits in fitted:
+        out.extend((c,) for c in sorted(set(fits)))
     out.append(())
     seen: set[tuple[Card, ...]] = set()
     kept = []
@@ -262,35 +286,50 @@ def _asides(fits: Sequence[Card]) -> list[tuple[Card, ...]]:
 
 
 def _cuts(setup: Setup, st: State, cover: list[Reading]) -> list[list[Reading]]:
-    """``cover`` as melds of the contract's sizes, the rest of each to be laid off: where the
-    contract asks for melds of an exact size, each longer meld cut to every size a component
-    of its kind has (a set by the cards left out, a run by where its window sits)."""
+    """``cover`` as melds of sizes the contract allows, the rest of each to be laid off (on
+    its own meld, or on another): each meld cut to every size a component of its kind has,
+    or, where melds may be longer than the contract asks, to every size from the smallest
+    up (a set by the cards left out, a run by where its window sits), the whole meld first
+    and then the shortest.  The cuts come in the order of how far each meld's is from its
+    first, summed (at most ``CUTS``)."""
     sp = setup.spec
-    if sp.contract_sizes != "exact":
-        return [cover]
     comps = contract(setup, st)
     choices: list[list[Reading]] = []
     for rd in cover:
-        sizes = sorted({c.size for c in comps if c.kind in (rd.kind, "meld") and c.size <= len(rd.cards)})
-        if sp.contract_count == "at_least":
-            sizes.append(len(rd.cards))
+        n = len(rd.cards)
+        sizes = {c.size for c in comps if c.kind in (rd.kind, "meld") and c.size <= n}
+        if sp.contract_sizes != "exact" or sp.contract_count == "at_least":
+            sizes.update(range(min(sizes, default=n), n + 1))
         ways: list[Reading] = []
-        seen: set[tuple[Card, ...]] = set()
-        for k in sorted(set(sizes)):
+        seen: set[tuple[object, ...]] = set()
+        for k in sorted(sizes, key=lambda k: (k != n, k)):
             for part in _parts(rd, k):
-                key = tuple(sorted(part.cards))
-                if (part.kind, part.lo, key) not in seen:
-                    seen.add((part.kind, part.lo, key))  # type: ignore[arg-type]
+                key = (part.kind, part.lo, tuple(sorted(part.cards)))
+                if key not in seen:
+                    seen.add(key)
                     ways.append(part)
         if not ways:
             return []
         choices.append(ways)
     out: list[list[Reading]] = []
-    for pick in product(*choices):
-        out.append(list(pick))
-        if len(out) >= CUTS:
-            break
+    total = sum(len(w) - 1 for w in choices)
+    for far in range(total + 1):
+        for pick in _by_distance([len(w) for w in choices], far):
+            out.append([choices[i][j] for i, j in enumerate(pick)])
+            if len(out) >= CUTS:
+                return out
     return out
+
+
+def _by_distance(lens: Sequence[int], far: int) -> Iterator[tuple[int, ...]]:
+    """Every index tuple (each below its ``lens``) whose indices sum to ``far``."""
+    if not lens:
+        if far == 0:
+            yield ()
+        return
+    for j in range(min(far, lens[0] - 1) + 1):
+        for rest in _by_distance(lens[1:], far - j):
+            yield (j, *rest)
 
 
 def _parts(rd: Reading, k: int) -> list[Reading]:
@@ -329,24 +368,50 @@ def _goes_out(setup: Setup, st: State, seat: int, act: Meld, budget: list[int]) 
         apply_meld(setup, cp, act, True)
     except IllegalActionError:
         return False
-    return _out_from(setup, cp, seat, st.round_no, set(), budget)
+    mine = [min(budget[0], EACH)]  # (one arrangement's lay-offs may not take every node)
+    got = _out_from(setup, cp, seat, st.round_no, set(), mine)
+    budget[0] -= min(budget[0], EACH) - mine[0]
+    return got
 
 
 def _could_go(setup: Setup, st: State, act: Meld, rest: Sequence[Card], discard: bool) -> bool:
-    """A quick bound: every card left but the discard fits some meld, old or new, once the
-    others that fit are laid off (in the order they come, a run growing)."""
-    if len(rest) <= (1 if discard else 0):
+    """A quick bound: no more natural cards left than the one to discard are of a rank no
+    set holds and a suit no run has, old or new (those could never be laid off)."""
+    spare = 1 if discard else 0
+    if len(rest) <= spare:
         return True
     rules = st.rules
     assert rules is not None
-    melds = [m.copy() for m in st.table]
-    limited = setup.spec.wild_limit_on_layoffs
+    new: list[Reading] = []
     for g in act.melds:
         rds = reading_from_items(g, rules, min_set=2, min_run=2, pair=True)
         if not rds:
             return False  # (not a meld: the engine would refuse it)
-        melds.append(TableMeld.from_reading(rds[0], 0, rules, limited))
-    return len(rest) - len(_lay_greedily(melds, rest, rules)) <= (1 if discard else 0)
+        new.extend(rds)
+    return _unplayable(rules, st.table, new, rest) <= spare
+
+
+def _unplayable(rules: MeldRules, table: Sequence[TableMeld], new: Sequence[Reading],
+                cards: Sequence[Card]) -> int:
+    """How many natural ``cards`` are of a rank no set holds and a suit no run has, among
+    the melds ``table`` and ``new`` (cards no lay-off could ever place: a bound)."""
+    ranks = 0
+    suits = 0
+    for m in table:
+        if m.kind == "run":
+            suits |= 1 << m.suit
+        else:
+            ranks |= 1 << m.rank
+    for rd in new:
+        if rd.kind == "run":
+            suits |= 1 << rd.suit
+        else:
+            ranks |= 1 << rd.rank
+    out = 0
+    for c in cards:
+        if not rules.is_wild(c) and not (ranks >> (c % 13 + 1)) & 1 and not (suits >> (c // 13)) & 1:
+            out += 1
+    return out
 
 
 def _out_from(setup: Setup, st: State, seat: int, rnd: int, seen: set[tuple[object, ...]],
@@ -360,8 +425,16 @@ def _out_from(setup: Setup, st: State, seat: int, rnd: int, seen: set[tuple[obje
     if key in seen:
         return False
     seen.add(key)
-    for a in layoff_options(setup, st, seat):
-        assert type(a) is LayOff
+    rules = st.rules
+    assert rules is not None
+    if _unplayable(rules, st.table, (), hand) > (1 if st.phase is Phase.PLAY else 0):
+        return False  # (natural cards no meld could ever take)
+    # natural cards first: they go where they go, a wild where it is wanted then
+    lays: list[LayOff] = []
+    for x in layoff_options(setup, st, seat):
+        assert type(x) is LayOff
+        lays.append(x)
+    for a in sorted(lays, key=lambda a: rules.is_wild(a.card)):
         if budget[0] <= 0:
             return False
         budget[0] -= 1

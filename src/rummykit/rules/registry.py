@@ -192,6 +192,8 @@ def build_spec(data: Mapping[str, Any], source: str = "rules") -> RuleSpec:
         raise RulesError([str(e)], source) from None
 
 
+OUT_WEIGHT = 256  # (out_solver: a card no meld down takes outweighs any hand of those one may)
+
 class Variant:
     """A ruleset: its :class:`RuleSpec` plus meld and contract judgement."""
 
@@ -201,7 +203,7 @@ class Variant:
         self.name = spec.name
         self.raw = dict(raw) if raw is not None else spec.model_dump()
         self._solvers: dict[MeldRules, Solver] = {}
-        self._out_solvers: dict[tuple[MeldRules, frozenset[int]], Solver] = {}
+        self._out_solvers: dict[tuple[MeldRules, frozenset[int], bool], Solver] = {}
         self.values = spec.values_table()  # penalty value of every face, by face code
 
     def __repr__(self) -> str:
@@ -235,19 +237,23 @@ class Variant:
         return s
 
     def out_solver(self, players: int | None = None, round_no: int | None = None,
-                   free: frozenset[int] = frozenset()) -> Solver:
+                   free: frozenset[int] = frozenset(), melded: bool = False) -> Solver:
         """A solver that leaves the fewest cards out of the contract's melds rather than the
         fewest points: every card worth 1 but the faces ``free`` (cards the melds already
-        down would take), worth 0; its melds as long as need be where the cards beyond a
-        contract's size may be laid off at once (``layoff_on_contract_turn``).  It tells
-        whether a seat could go down and out in one turn (:mod:`..engine.outs`); the last
-        few are kept."""
+        down might take), worth 0 (``melded``: worth ``OUT_WEIGHT`` and 1, so that of the
+        arrangements leaving the fewest others out, one melding the most of these is found,
+        a slower search); its melds as long as need be where the cards beyond a contract's
+        size may be laid off at once (``layoff_on_contract_turn``).  It tells whether a seat
+        could go down and out in one turn (:mod:`..engine.outs`); the last few are kept."""
         rules = self.meld_rules(players, round_no)
-        key = (rules, free)
+        key = (rules, free, melded)
         s = self._out_solvers.pop(key, None)
         if s is None:
             sizes = "at_least" if self.spec.layoff_on_contract_turn else self.spec.contract_sizes
-            values = [0 if c in free else 1 for c in range(NUM_FACES)]
+            if melded:
+                values = [1 if c in free else OUT_WEIGHT for c in range(NUM_FACES)]
+            else:
+                values = [0 if c in free else 1 for c in range(NUM_FACES)]
             s = Solver(rules, values, self._contract_rules(sizes))
             if len(self._out_solvers) >= 32:
                 del self._out_solvers[next(iter(self._out_solvers))]
