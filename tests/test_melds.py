@@ -181,3 +181,19 @@ def test_a_swappable_set_joker_stands_for_each_suit_the_set_lacks():
     rules = MeldRules(twos_wild=True, swap_sets=True)
     assert {str(c): i for c, i in m.swappable(rules).items()} == {"7C": 2, "7D": 2, "7S": 2}
     assert m.swappable(MeldRules(twos_wild=True)) == {}  # wilds in sets dead: no swap
+
+
+def test_a_run_written_out_of_order_with_each_wilds_meaning_given_is_read_in_table_order():
+    """``meld 5H 6H JK=4H`` says where the joker goes: read as JK 5H 6H, as ``meld JK=4H 5H
+    6H`` is.  A wild with no meaning is still placed by the written order."""
+    from rummykit.engine.actions import parse_action
+    from rummykit.melds import reading_from_items
+
+    rules = rk.get_variant("wrotham").meld_rules(2)
+    for text in ("meld 5H 6H JK=4H", "meld 5H JK=4H 6H", "meld JK=4H 5H 6H"):
+        got = reading_from_items(parse_action(text).melds[0], rules)
+        assert [(rd.kind, [str(c) for c in rd.cards], rd.lo) for rd in got] == [
+            ("run", ["JK", "5H", "6H"], 4)]
+    assert reading_from_items(parse_action("meld 5H 6H JK=9H").melds[0], rules) == []
+    assert [str(c) for c in reading_from_items(parse_action("meld 5H JK 7H").melds[0], rules)[0].cards] == [
+        "5H", "JK", "7H"]

@@ -303,6 +303,11 @@ def reading_from_items(
                 if list(rd.cards) != cards:
                     moved = _reorder_run(rd, items, rules)
                     if moved is None:
+                        # (written out of order: each wild placed by its meaning, so its
+                        # meaning holds)
+                        placed = _place_by_meaning(rd, items, rules)
+                        if placed is not None:
+                            out.append(placed)
                         continue
                     rd = moved
                 mean = rd.meanings()
@@ -317,6 +322,35 @@ def reading_from_items(
     for rd in out:
         uniq.setdefault((rd.kind, rd.cards, rd.rank, rd.suit, rd.lo), rd)
     return list(uniq.values())
+
+
+def _place_by_meaning(
+    rd: Reading, items: Sequence[tuple[Card, Card | Rank | None]], rules: MeldRules
+) -> Reading | None:
+    """A run written out of table order (``5H 6H JK=4H``) whose every wild card has its
+    meaning given: each card put at its place in ``rd``'s span (a natural at its own face,
+    a wild at the face it stands for), if every place is filled once."""
+    n = len(items)
+    slots: list[Card | None] = [None] * n
+    for c, m in items:
+        if rules.is_wild(c) and m is None:
+            return None  # (a wild with no meaning: only the written order places it)
+        face = m if isinstance(m, Card) else c
+        placed = False
+        for i in range(n):
+            if slots[i] is None and face_at(rd.suit, rd.lo + i) == face:
+                slots[i] = c
+                placed = True
+                break
+        if not placed:
+            return None
+    cards = [c for c in slots if c is not None]
+    if len(cards) != n:
+        return None
+    naturals = sum(1 for i, c in enumerate(cards) if c == face_at(rd.suit, rd.lo + i))
+    if not rules.within_limit(n - naturals, naturals):
+        return None
+    return Reading("run", tuple(cards), suit=rd.suit, lo=rd.lo)
 
 
 def _reorder_run(
