@@ -549,19 +549,19 @@ def _seat_to_play_holding(variant, deal_no, players, cards):
 
 def _out_through_listed_moves(g, seat):
     """The moves, each listed by legal_actions(), that take ``seat`` out this turn (a meld,
-    lay-offs, the last discard), or None."""
+    lay-offs and swaps, the last discard), or None."""
     deal_no, seen = g.round_no, set()
 
     def go(x, path):
         if x.round_no != deal_no or x.is_over:
             return path
-        key = (tuple(sorted(x.hands[seat])), tuple(tuple(m.cards) for m in x.table))
+        key = (tuple(sorted(x.hands[seat])), tuple(tuple(m.cards) for m in x.table), tuple(x.pending))
         if key in seen:
             return None
         seen.add(key)
         for a in x.legal_actions():
             last = isinstance(a, rk.Discard) and len(x.hands[seat]) == 1
-            if isinstance(a, (rk.Meld, rk.LayOff)) or last:
+            if isinstance(a, (rk.Meld, rk.LayOff, rk.Swap)) or last:
                 y = x.copy()
                 y.apply(a)
                 got = go(y, [*path, a.text()])
@@ -633,13 +633,21 @@ OUT_ON_THE_TABLE = {
         "meld 2C 2H 2S / 3H JK=4H 5H", "discard AC", "draw", "pass", "pass"], 0,
         "meld 8C 8D 8H / AH 2H 3H, layoff 5H 2, layoff 4H 2, layoff 3H 2, layoff 8H 3, layoff 8S 3, "
         "discard AD"),
+    "combination-deal2-a-swap": ("combination", 2, 0, 780606611, [
+        "3C 3C QC 6D QD QD KD 5H 7H 7H", "2C TC AD 6D 8D TD 5S 8S JK JK", "6C TC JC QC 8D 4H 6H TS KS JK",
+        "2C QC 6D AH 2H 2H 3H 3H 4H 2S", "3C 4C 9C JC JD JD 2S 6S JK JK"], "4D", "TS JK AC JC", [
+        "draw", "meld TC TD TS / JK=5D 6D JK=7D 8D", "discard 8S", "draw",
+        "meld 6C 6H JK=6 / JK=9C TC JC QC", "discard KS", "draw", "meld 2C 2H 2S / AH 2H 3H 4H",
+        "discard AC", "draw"], 4,
+        "meld JC JC JD / JK=2C 3C 4C JK=5C, swap 9C 4, layoff JD 7, layoff 2S 5, layoff 6S 3, layoff JK=T 1"),
 }
 
 
 @pytest.mark.parametrize("case", list(OUT_ON_THE_TABLE))
 def test_a_hand_that_can_go_down_and_out_laying_off_on_the_melds_down_is_offered_a_meld_that_does(case):
     """As above, with other players' melds on the table: the cards the contract does not use
-    go onto them (a run grown a card at a time, a wild at the end that lets the rest follow)."""
+    go onto them (a run grown a card at a time, a wild at the end that lets the rest follow;
+    in combination, a natural card swapped in for a wild that then goes on the table)."""
     variant, deal_no, dealer, seed, hands, upcard, stock, moves, seat, a_way_out = OUT_ON_THE_TABLE[case]
     g = deal(variant, hands, upcard, stock, dealer=dealer, seed=seed, first_round=deal_no)
     play(g, *moves)

@@ -28,12 +28,13 @@ from ..rules.spec import Component
 from .actions import Action, IllegalActionError, LayOff, Meld
 from .discard import discard_options
 from .flow import contract, contract_needed, whole_hand_round
-from .melding import apply_layoff, apply_meld, best_contract, layoff_options
+from .melding import apply_layoff, apply_meld, apply_swap, best_contract, layoff_options, swap_options
 from .state import Phase, Setup, State
 
 SOLVES = 160  # whole-hand covers tried per position at most
-NODES = 600  # positions played forward per position at most
-EACH = 100  # of them, for one arrangement at most
+NODES = 800  # positions played forward per position at most
+EACH = 100  # of them, for one arrangement's lay-offs at most
+EACH_SWAPPING = 50  # and for its lay-offs and swaps, where the rules allow swaps then
 MOST = 20  # cards in a hand searched at most (more: only through many buys)
 CUTS = 24  # ways of cutting one cover to the contract's sizes tried at most
 
@@ -350,8 +351,9 @@ def _parts(rd: Reading, k: int) -> list[Reading]:
 
 
 def _goes_out(setup: Setup, st: State, seat: int, act: Meld, budget: list[int]) -> bool:
-    """Whether laying down ``act`` lets the seat go out this turn, by lay-offs and (where it
-    must) a discard: played on a copy of the state."""
+    """Whether laying down ``act`` lets the seat go out this turn, by lay-offs (and swaps,
+    where the rules allow them then) and (where it must) a discard: played on a copy of the
+    state."""
     rules = st.rules
     assert rules is not None
     left = Counter(st.hands[seat])
@@ -368,10 +370,16 @@ def _goes_out(setup: Setup, st: State, seat: int, act: Meld, budget: list[int]) 
         apply_meld(setup, cp, act, True)
     except IllegalActionError:
         return False
-    mine = [min(budget[0], EACH)]  # (one arrangement's lay-offs may not take every node)
-    got = _out_from(setup, cp, seat, st.round_no, set(), mine)
-    budget[0] -= min(budget[0], EACH) - mine[0]
-    return got
+    # lay-offs alone first, then with swaps where the rules allow them (one arrangement may
+    # not take every node)
+    for swaps in (False, True) if setup.spec.swap != "none" else (False,):
+        most = min(budget[0], EACH_SWAPPING if swaps else EACH)
+        mine = [most]
+        got = _out_from(setup, cp.copy() if swaps is False else cp, seat, st.round_no, set(), mine, swaps)
+        budget[0] -= most - mine[0]
+        if got:
+            return True
+    return False
 
 
 def _could_go(setup: Setup, st: State, act: Meld, rest: Sequence[Card], discard: bool) -> bool:
@@ -415,13 +423,13 @@ def _unplayable(rules: MeldRules, table: Sequence[TableMeld], new: Sequence[Read
 
 
 def _out_from(setup: Setup, st: State, seat: int, rnd: int, seen: set[tuple[object, ...]],
-              budget: list[int]) -> bool:
+              budget: list[int], swaps: bool = False) -> bool:
     if st.round_no != rnd or st.phase is Phase.OVER:
         return True  # (the seat went out: the deal ended)
     hand = st.hands[seat]
     if st.phase is Phase.PLAY and len(hand) == 1 and discard_options(setup, st, seat):
         return True
-    key = (tuple(sorted(hand)), tuple(tuple(m.cards) for m in st.table))
+    key = (tuple(sorted(hand)), tuple(tuple(m.cards) for m in st.table), tuple(st.pending))
     if key in seen:
         return False
     seen.add(key)
@@ -434,15 +442,23 @@ def _out_from(setup: Setup, st: State, seat: int, rnd: int, seen: set[tuple[obje
     for x in layoff_options(setup, st, seat):
         assert type(x) is LayOff
         lays.append(x)
-    for a in sorted(lays, key=lambda a: rules.is_wild(a.card)):
+    moves: list[Action] = [*sorted(lays, key=lambda a: rules.is_wild(a.card))]
+    # then swaps, where the rules allow them now: a natural card put in for a wild, which
+    # goes to the hand (or must go back on the table this turn)
+    if swaps:
+        moves += swap_options(setup, st, seat)
+    for a in moves:
         if budget[0] <= 0:
             return False
         budget[0] -= 1
         cp = st.copy()
         try:
-            apply_layoff(setup, cp, a, True)
+            if type(a) is LayOff:
+                apply_layoff(setup, cp, a, True)
+            else:
+                apply_swap(setup, cp, a, True)
         except IllegalActionError:
             continue
-        if _out_from(setup, cp, seat, rnd, seen, budget):
+        if _out_from(setup, cp, seat, rnd, seen, budget, swaps):
             return True
     return False
