@@ -9,11 +9,18 @@ the listed moves calls the game rigged, so when none of the offered melds goes o
 arrangement would, :func:`with_going_out` adds it to the list.
 
 How one is found: the cards that would go out are covered by the contract's melds, made as
-long as need be (the solver's whole-hand cover), less the card left to discard and the cards
-laid off on the melds already down; each long meld is then cut to the contract's size, the
-rest of it laid off at once.  Every candidate is played on a copy of the state (the meld,
-then lay-offs in every order, then the discard), so one is offered only if the engine itself
-takes the seat out with it.  The search is bounded (``SOLVES``, ``NODES``).
+long as need be (the solver's fewest-cards cover), less the card left to discard and the
+cards laid off on the melds already down.  Which those are is guessed several ways: the
+faces the melds down might take counted free (a run's missing ranks, a set's rank, wild
+cards), and the cards a few greedy layings lay off, with each first part of a laying (a run
+grown only so far) and each laying less a card.  Each long meld is then cut to the sizes the
+contract allows, the rest of it laid off at once.  Every candidate is played on a copy of
+the state (the meld, then lay-offs in every order, natural cards first, then, where the
+rules allow swaps on that turn, swaps too; then the discard), so one is offered only if the
+engine itself takes the seat out with it.  The search is bounded (``SOLVES``, ``NODES``,
+``EACH``, ``CUTS``; hands over ``MOST`` cards are not searched), and it is a search, not a
+proof: checked against a brute force with other players' melds down, it still misses a way
+out in a few positions in a thousand.
 """
 
 from __future__ import annotations
