@@ -489,3 +489,22 @@ def test_basic_house_rule_no_limit_on_reusing_the_stock_is_written_none_in_a_rul
     p.write_text('extends = "basic"\nmax_stock_reuses = false\n')
     with pytest.raises(rk.RulesError, match="max_stock_reuses"):
         rk.load_variant(p)
+
+
+def test_traditional_a_table_target_replaces_the_targets_by_player_count():
+    """A house rule's target is the target: traditional's own 100/150/200 by player count
+    gave way to nothing (the table's target was silently unused)."""
+    v = rk.get_variant("traditional").with_options({"target": 60})
+    assert [v.spec.match_target(n) for n in (2, 3, 4)] == [60, 60, 60]
+    assert rk.get_variant("traditional").spec.match_target(3) == 150
+
+
+def test_basic_family_penalty_scoring_house_rule_plays_to_100():
+    """RULES.md 4.6: "penalty scoring to 100 (losers score their hands, game ends when
+    someone reaches 100, lowest wins)": the switch alone brings the 100, in traditional too
+    (whose 150 and 200 are for its own scoring); a target given beside it stays."""
+    for vid in ("basic", "traditional"):
+        sp = rk.get_variant(vid).with_options({"scoring": "penalty"}).spec
+        assert sp.scoring == "penalty" and [sp.match_target(n) for n in (2, 3, 4)] == [100, 100, 100]
+    kept = rk.get_variant("traditional").with_options({"scoring": "penalty", "target": 50}).spec
+    assert kept.match_target(3) == 50

@@ -43,7 +43,7 @@ def variant_ids() -> list[str]:
 
 
 # keys that say one thing two ways: a file (or options) giving one replaces the other it extends
-_EITHER = (("hand_size", "hand_size_by_players"),)
+_EITHER = (("hand_size", "hand_size_by_players"), ("target", "target_by_players"))
 
 
 def _merge_tables(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -66,6 +66,14 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
             and isinstance(values, dict) and values.get("A") == 1
             and "A" not in (over.get("card_values") or {})):
         out["card_values"] = {**values, "A": 15}
+    # and its house rule "penalty scoring to 100": the switch alone brings the target of 100
+    # (traditional's own targets, 150 and 200 for 3 and 4 players, are for its winner-takes
+    # scoring), unless a target is given too
+    if (over.get("scoring") == "penalty" and base.get("scoring") == "winner_takes"
+            and "target" not in over and "target_by_players" not in over
+            and (base.get("target") or base.get("target_by_players"))):
+        out["target"] = 100
+        out.pop("target_by_players", None)
     for a, b in _EITHER:  # (hand_size would win over the hand_size_by_players just given)
         if a in over and b not in over:
             out.pop(b, None)
