@@ -629,3 +629,26 @@ def test_the_same_player_may_not_take_two_successive_discards_out_of_turn(rulese
     assert ts["queue"] == [1], "seat 2 took KC, so it may not take KS next"
     play(g, "pass")
     assert g.phase == "play" and g.current_player == 0
+
+
+def test_seven_hand_a_rummy_caller_may_not_take_back_its_shed_card_on_its_own_turn():
+    """RULES.md 4.3's decision, "nobody takes back its own discard": seat 2 calls Rummy on
+    seat 1's 9H and sheds KD; its turn comes next, and the KD on top is its own."""
+    g = deal("seven-hand", SEVEN, "KS", "KC QS JD TD")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S", "discard 9H", "rummy KD")
+    assert g.current_player == 2 and g.phase == "draw" and g.view(2)["discard_top"] == "KD"
+    assert rk.Take() not in g.legal_actions()
+    illegal(g, "take", "your own discard")
+
+
+def test_progressive_a_player_may_not_buy_or_take_back_its_own_discard_on_its_own_turn():
+    """Deal 12 allows two buys, on one's own turn too: seat 1 buys seat 0's discard, then
+    seat 2's, and finds its own KC on top, which it may neither buy nor take back."""
+    g = deal("progressive", SH, "KS", "6H 7C 3D 3S 4S JC 5C 6D 7S 8H", first_round=12)
+    play(g, "draw", "pass", "pass", "discard KC")  # seat 1
+    play(g, "draw", "pass", "discard KD")  # seat 2 (seat 0 passed on KC)
+    play(g, "draw", "pass", "discard 8C")  # seat 0 (seat 1 passed on KD)
+    play(g, "buy", "buy")  # seat 1, on its own turn: 8C, then KD
+    assert g.current_player == 1 and g.phase == "draw" and g.view(1)["discard_top"] == "KC"
+    assert rk.Take() not in g.legal_actions() and rk.Buy() not in g.legal_actions()
+    illegal(g, "take", "your own discard")

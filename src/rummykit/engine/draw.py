@@ -57,7 +57,7 @@ def apply_cut(setup: Setup, st: State, a: Action, check: bool) -> Action:
 def draw_options(setup: Setup, st: State) -> list[Action]:
     """What the seat to play may do to get its card (Phase.DRAW)."""
     acts: list[Action] = []
-    if st.discard and not st.protected:
+    if st.discard and not st.protected and st.discard_by[-1] != st.current:
         acts.append(Take())
     acts.append(Draw())
     if why_not_own_buy(setup, st) is None:
@@ -74,6 +74,9 @@ def apply_take(setup: Setup, st: State, a: Action, check: bool) -> Action:
         raise IllegalActionError(
             f"The {st.discard[-1]} was protected by a Shanghai call: draw from the stock")
     seat = st.current
+    if st.discard_by[-1] == seat:  # (a buy or a Rummy call left it on top: RULES.md 4.3)
+        raise IllegalActionError(f"The {st.discard[-1]} is your own discard: nobody takes back "
+                                 f"their own discard; draw from the stock")
     c = pop_discard(st)
     st.hands[seat].append(c)
     know(st, seat, c)
@@ -145,6 +148,8 @@ def why_not_own_buy(setup: Setup, st: State) -> str | None:
         return "Buy the upcard before you draw"
     if not st.discard:
         return "The discard pile is empty"
+    if st.discard_by[-1] == st.current:
+        return f"The {st.discard[-1]} is your own discard: nobody takes back their own discard"
     lim = buy_limit(setup, st)
     if lim is not None and st.buys[st.current] >= lim:
         return f"You have used all {lim} of your buys this deal"
