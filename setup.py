@@ -108,4 +108,5 @@ def ext_modules() -> list:
     return exts
 
 
-setup(ext_modules=ext_modules(), cmdclass={"build_ext": AllOrNone})
+if __name__ == "__main__":  # (pip's build runs this file as __main__; a test imports it for its functions)
+    setup(ext_modules=ext_modules(), cmdclass={"build_ext": AllOrNone})
