@@ -378,11 +378,11 @@ def _goes_out(setup: Setup, st: State, seat: int, act: Meld, budget: list[int]) 
     except IllegalActionError:
         return False
     # lay-offs alone first, then with swaps where the rules allow them (one arrangement may
-    # not take every node)
+    # not take every node; _out_from plays each move on a copy, so cp serves both)
     for swaps in (False, True) if setup.spec.swap != "none" else (False,):
         most = min(budget[0], EACH_SWAPPING if swaps else EACH)
         mine = [most]
-        got = _out_from(setup, cp.copy() if swaps is False else cp, seat, st.round_no, set(), mine, swaps)
+        got = _out_from(setup, cp, seat, st.round_no, set(), mine, swaps)
         budget[0] -= most - mine[0]
         if got:
             return True

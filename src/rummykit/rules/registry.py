@@ -202,6 +202,7 @@ def build_spec(data: Mapping[str, Any], source: str = "rules") -> RuleSpec:
 
 OUT_WEIGHT = 256  # (out_solver: a card no meld down takes outweighs any hand of those one may)
 
+
 class Variant:
     """A ruleset: its :class:`RuleSpec` plus meld and contract judgement."""
 
