@@ -547,9 +547,9 @@ def _seat_to_play_holding(variant, deal_no, players, cards):
     return g
 
 
-def _out_through_listed_moves(g, seat):
+def _out_through_listed_moves(g, seat, swaps=True):
     """The moves, each listed by legal_actions(), that take ``seat`` out this turn (a meld,
-    lay-offs and swaps, the last discard), or None."""
+    lay-offs and, unless ``swaps`` is false, swaps, the last discard), or None."""
     deal_no, seen = g.round_no, set()
 
     def go(x, path):
@@ -561,7 +561,7 @@ def _out_through_listed_moves(g, seat):
         seen.add(key)
         for a in x.legal_actions():
             last = isinstance(a, rk.Discard) and len(x.hands[seat]) == 1
-            if isinstance(a, (rk.Meld, rk.LayOff, rk.Swap)) or last:
+            if isinstance(a, (rk.Meld, rk.LayOff)) or (swaps and isinstance(a, rk.Swap)) or last:
                 y = x.copy()
                 y.apply(a)
                 got = go(y, [*path, a.text()])
@@ -657,6 +657,24 @@ def test_a_hand_that_can_go_down_and_out_laying_off_on_the_melds_down_is_offered
         typed.apply(move)
     assert typed.round_no == deal_no + 1 or typed.is_over  # (the way out is a real one)
     assert _out_through_listed_moves(g, seat) is not None
+
+
+def test_a_hand_that_can_go_out_by_laying_off_alone_is_offered_a_meld_that_does_without_a_swap():
+    """Combination allows a swap on the contract's turn.  Here the offered melds went out only
+    by swapping a natural card back into the run just laid (``JK=8D JK=9D TD JD`` then ``swap
+    9D``), while ``4C 4D 4H / 9D TD JD JK=QD`` goes out by lay-offs alone: the plain way is
+    offered too."""
+    g = deal("combination", ["4C 4D 9D TD JD 4H 4S TS JK JK", "AC 2C 2C 4C TC TC 3D TD JD TS",
+                             "3C 5C JC 2D 6D 7D 8D 4H JS JS"], "3D", "3C 5D 9D",
+             dealer=0, seed=327769153, first_round=2)
+    play(g, "draw", "meld TC TD TS / AC 2C 3C 4C", "discard JD", "draw", "meld JC JS JS / 5D 6D 7D 8D",
+         "discard 2D", "draw")
+    assert g.current == 0 and not g.down[0] and g.round_no == 2
+    typed = g.copy()
+    play(typed, "meld 4C 4D 4H / 9D TD JD JK=QD", "layoff 9D 4", "layoff 4S 5", "layoff TS 1",
+         "layoff JK=T 1")
+    assert typed.round_no == 3  # (the plain way out is a real one)
+    assert _out_through_listed_moves(g, 0, swaps=False) is not None
 
 
 def test_may_i_eight_players_a_contract_set_may_hold_fifteen_sevens():

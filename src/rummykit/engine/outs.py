@@ -15,9 +15,11 @@ faces the melds down might take counted free (a run's missing ranks, a set's ran
 cards), and the cards a few greedy layings lay off, with each first part of a laying (a run
 grown only so far) and each laying less a card.  Each long meld is then cut to the sizes the
 contract allows, the rest of it laid off at once.  Every candidate is played on a copy of
-the state (the meld, then lay-offs in every order, natural cards first, then, where the
-rules allow swaps on that turn, swaps too; then the discard), so one is offered only if the
-engine itself takes the seat out with it.  The search is bounded (``SOLVES``, ``NODES``,
+the state (the meld, then lay-offs in every order, natural cards first; then the discard),
+so one is offered only if the engine itself takes the seat out with it.  Where the rules
+allow swaps on that turn, the candidates are tried again with swaps too, but only after
+every one has been tried without: a player who can go out by lay-offs alone is offered the
+meld that does, not one that needs a wild swapped out first.  The search is bounded (``SOLVES``, ``NODES``,
 ``EACH``, ``CUTS``; hands over ``MOST`` cards are not searched), and it is a search, not a
 proof: checked against a brute force with other players' melds down, it still misses a way
 out in a few positions in a thousand.
@@ -65,25 +67,49 @@ def with_going_out(setup: Setup, st: State, seat: int, acts: list[Action]) -> li
     may = _may_fit(setup, st)
     if _stranded(rules, hand, (), may) > keep or not _could_cover(setup, st, hand, may, keep):
         return acts  # (quick bounds: more cards fit nowhere than the seat may keep)
-    budget = [NODES]
     offered = [a for a in acts if type(a) is Meld]
-    for a in offered:
-        if _goes_out(setup, st, seat, a, budget):  # type: ignore[arg-type]
-            return acts
-    found = _search(setup, st, seat, set(offered), budget)  # type: ignore[arg-type]
-    if found is None:
-        return acts
-    return acts[: last + 1] + [found] + acts[last + 1:]
+    # lay-offs alone first, over every candidate; then, where the rules allow swaps that
+    # turn, with swaps, over the same candidates and more: a player who can go out plainly
+    # is offered the meld that does, not one that needs a wild swapped out first
+    candidates = _Candidates(_search(setup, st, seat, set(offered)))  # type: ignore[arg-type]
+    swaps_now = setup.spec.swap in ("to_hand", "table_same_turn")  # (on the contract's turn)
+    for swaps in (False, True) if swaps_now else (False,):
+        budget = [NODES]
+        for a in offered:
+            if _goes_out(setup, st, seat, a, budget, swaps):  # type: ignore[arg-type]
+                return acts
+        for found in candidates:
+            if _goes_out(setup, st, seat, found, budget, swaps):
+                return acts[: last + 1] + [found] + acts[last + 1:]
+            if budget[0] <= 0:
+                break
+    return acts
 
 
-def _search(setup: Setup, st: State, seat: int, tried: set[Meld], budget: list[int]) -> Meld | None:
+class _Candidates:
+    """The candidate melds of :func:`_search`, made as they are wanted and kept: each pass
+    over them goes over those made before, then makes more."""
+
+    def __init__(self, made: Iterator[Meld]) -> None:
+        self.made = made
+        self.kept: list[Meld] = []
+
+    def __iter__(self) -> Iterator[Meld]:
+        yield from self.kept
+        for act in self.made:
+            self.kept.append(act)
+            yield act
+
+
+def _search(setup: Setup, st: State, seat: int, tried: set[Meld]) -> Iterator[Meld]:
+    """The contract melds to try, other than ``tried``, best guesses first."""
     hand = st.hands[seat]
     sp = setup.spec
     comps = contract(setup, st)
     rules = st.rules
     assert rules is not None
     if len(hand) < sum(c.size for c in comps):
-        return None
+        return
     # which cards the melds down take depends on the order they are laid off in and the
     # ends a wild goes to: a few greedy layings, each a guess (never a bound)
     fitted = _table_fits(st, hand) if sp.layoff_on_contract_turn else [[]]
@@ -107,11 +133,7 @@ def _search(setup: Setup, st: State, seat: int, tried: set[Meld], budget: list[i
             if act in tried:
                 continue
             tried.add(act)
-            if _goes_out(setup, st, seat, act, budget):
-                return act
-            if budget[0] <= 0:
-                return None
-    return None
+            yield act
 
 
 def _covers(setup: Setup, st: State, hand: Sequence[Card], asides: Sequence[tuple[Card, ...]], keep: int,
@@ -357,10 +379,10 @@ def _parts(rd: Reading, k: int) -> list[Reading]:
     return out
 
 
-def _goes_out(setup: Setup, st: State, seat: int, act: Meld, budget: list[int]) -> bool:
-    """Whether laying down ``act`` lets the seat go out this turn, by lay-offs (and swaps,
-    where the rules allow them then) and (where it must) a discard: played on a copy of the
-    state."""
+def _goes_out(setup: Setup, st: State, seat: int, act: Meld, budget: list[int], swaps: bool = False) -> bool:
+    """Whether laying down ``act`` lets the seat go out this turn, by lay-offs (and, with
+    ``swaps``, swaps where the rules allow them then) and (where it must) a discard: played
+    on a copy of the state."""
     rules = st.rules
     assert rules is not None
     left = Counter(st.hands[seat])
@@ -377,16 +399,11 @@ def _goes_out(setup: Setup, st: State, seat: int, act: Meld, budget: list[int]) 
         apply_meld(setup, cp, act, True)
     except IllegalActionError:
         return False
-    # lay-offs alone first, then with swaps where the rules allow them (one arrangement may
-    # not take every node; _out_from plays each move on a copy, so cp serves both)
-    for swaps in (False, True) if setup.spec.swap != "none" else (False,):
-        most = min(budget[0], EACH_SWAPPING if swaps else EACH)
-        mine = [most]
-        got = _out_from(setup, cp, seat, st.round_no, set(), mine, swaps)
-        budget[0] -= most - mine[0]
-        if got:
-            return True
-    return False
+    most = min(budget[0], EACH_SWAPPING if swaps else EACH)
+    mine = [most]
+    got = _out_from(setup, cp, seat, st.round_no, set(), mine, swaps)
+    budget[0] -= most - mine[0]
+    return got
 
 
 def _could_go(setup: Setup, st: State, act: Meld, rest: Sequence[Card], discard: bool) -> bool:
