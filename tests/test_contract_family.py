@@ -640,6 +640,19 @@ OUT_ON_THE_TABLE = {
         "meld 6C 6H JK=6 / JK=9C TC JC QC", "discard KS", "draw", "meld 2C 2H 2S / AH 2H 3H 4H",
         "discard AC", "draw"], 4,
         "meld JC JC JD / JK=2C 3C 4C JK=5C, swap 9C 4, layoff JD 7, layoff 2S 5, layoff 6S 3, layoff JK=T 1"),
+    # the QH goes to the table only by a swap (the quick bound counted it as a card no meld
+    # down could take)
+    "combination-deal2-only-a-swap-places-a-card": ("combination", 2, 0, 397648500, [
+        "AC 8C TD 4H 9H KH 2S 2S 4S TS", "KC KD KD AH 3H JH 6S KS JK JK", "3D 4D 9D 9H QH KH 9S KS JK JK"],
+        "QD", "QH AD", ["draw", "meld KD KD KS / JH JK=QH JK=KH AH", "discard QH", "draw"], 2,
+        "meld 9D 9H 9S / AD JK=2D 3D 4D, swap QH 2, layoff KH 1, layoff KS 1, layoff JK=K 1, layoff JK=K 1"),
+    # two wilds, one of them swapped out, bridge the new run to the 9S (the search ran out of
+    # room trying every other place for them first)
+    "combination-deal5-wilds-bridge-a-run": ("combination", 5, 0, 62305855, [
+        "3C TC 7D 9D JD QD QD JH KH KH 9S KS", "2C 2C 4D 6D 5H 6H 2S 3S 4S 6S JK JK",
+        "AD 4H AS AS 2S 3S 4S 5S 6S 9S JK JK"], "8C", "7S 4D", [
+        "draw", "meld 2C 2C 2S / 6D 6H 6S / JK=AS JK=2S 3S 4S", "discard 5H", "draw"], 2,
+        "meld AD AS AS / 4D 4H 4S / 3S JK=4S 5S 6S, swap 2S 3, layoff JK=7S 6, layoff JK=8S 6, layoff 9S 6"),
 }
 
 

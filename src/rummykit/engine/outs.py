@@ -12,17 +12,19 @@ How one is found: the cards that would go out are covered by the contract's meld
 long as need be (the solver's fewest-cards cover), less the card left to discard and the
 cards laid off on the melds already down.  Which those are is guessed several ways: the
 faces the melds down might take counted free (a run's missing ranks, a set's rank, wild
-cards), and the cards a few greedy layings lay off, with each first part of a laying (a run
-grown only so far) and each laying less a card.  Each long meld is then cut to the sizes the
-contract allows, the rest of it laid off at once.  Every candidate is played on a copy of
-the state (the meld, then lay-offs in every order, natural cards first; then the discard),
-so one is offered only if the engine itself takes the seat out with it.  Where the rules
-allow swaps on that turn, the candidates are tried again with swaps too, but only after
-every one has been tried without: a player who can go out by lay-offs alone is offered the
-meld that does, not one that needs a wild swapped out first.  The search is bounded (``SOLVES``, ``NODES``,
-``EACH``, ``CUTS``; hands over ``MOST`` cards are not searched), and it is a search, not a
-proof: checked against a brute force with other players' melds down, it still misses a way
-out in a few positions in a thousand.
+cards; where swaps are allowed that turn, what a wild on the table stands for), and the
+cards a few greedy layings lay off, with each first part of a laying (a run grown only so
+far) and each laying less a card.  Each long meld is then cut to the sizes the contract
+allows, the rest of it laid off at once.  Every candidate is played on a copy of the state
+(the meld, then lay-offs in every order: natural cards first, then wilds where they bridge
+a run to a card in hand, then elsewhere; then the discard), so one is offered only if the
+engine itself takes the seat out with it.  Where the rules allow swaps on that turn, the
+candidates are tried again with swaps too, but only after every one has been tried without:
+a player who can go out by lay-offs alone is offered the meld that does, not one that needs
+a wild swapped out first.  The search is bounded (``SOLVES``, ``NODES``, ``EACH``, ``CUTS``;
+hands over ``MOST`` cards are not searched), and it is a search, not a proof: checked
+against a brute force with other players' melds down, it still misses a way out in about
+one position in a thousand.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 from ..cards import NUM_FACES, Card
-from ..melds import MeldRules, Reading, TableMeld, reading_from_items
+from ..melds import MeldRules, Reading, TableMeld, face_at, reading_from_items
 from ..rules.spec import Component
 from .actions import Action, IllegalActionError, LayOff, Meld
 from .discard import discard_options
@@ -46,6 +48,7 @@ EACH = 100  # of them, for one arrangement's lay-offs at most
 EACH_SWAPPING = 50  # and for its lay-offs and swaps, where the rules allow swaps then
 MOST = 20  # cards in a hand searched at most (more: only through many buys)
 CUTS = 24  # ways of cutting one cover to the contract's sizes tried at most
+SWAPS_ON_CONTRACT_TURN = ("to_hand", "table_same_turn")  # the swap rules that allow one then
 
 
 def with_going_out(setup: Setup, st: State, seat: int, acts: list[Action]) -> list[Action]:
@@ -72,8 +75,7 @@ def with_going_out(setup: Setup, st: State, seat: int, acts: list[Action]) -> li
     # turn, with swaps, over the same candidates and more: a player who can go out plainly
     # is offered the meld that does, not one that needs a wild swapped out first
     candidates = _Candidates(_search(setup, st, seat, set(offered)))  # type: ignore[arg-type]
-    swaps_now = setup.spec.swap in ("to_hand", "table_same_turn")  # (on the contract's turn)
-    for swaps in (False, True) if swaps_now else (False,):
+    for swaps in (False, True) if setup.spec.swap in SWAPS_ON_CONTRACT_TURN else (False,):
         budget = [NODES]
         for a in offered:
             if _goes_out(setup, st, seat, a, budget, swaps):  # type: ignore[arg-type]
@@ -116,9 +118,9 @@ def _search(setup: Setup, st: State, seat: int, tried: set[Meld]) -> Iterator[Me
     wilds = frozenset(c for c in hand if rules.is_wild(c)) if sp.layoff_on_contract_turn else frozenset()
     # the arrangements to try first: the fewest cards left out of the melds that the melds
     # down would not take (nor, where lay-offs follow the contract at once, the new ones:
-    # wild cards), the faces the melds down might take (over-counted) counted free, then
-    # the cards one greedy laying lays off
-    frees = [_may_fit(setup, st)] + [frozenset(fits) | wilds for fits in fitted]
+    # wild cards), the faces the melds down might take (over-counted) counted free, by
+    # lay-offs, then by swaps too, then the cards one greedy laying lays off
+    frees = [_may_fit(setup, st, False), _may_fit(setup, st)] + [frozenset(fits) | wilds for fits in fitted]
     firsts: list[list[Reading] | None] = []
     for free in dict.fromkeys(frees):
         firsts.append(setup.variant.out_solver(setup.n, st.round_no, free, melded=True).solve(comps, hand))
@@ -229,17 +231,21 @@ def _could_cover(setup: Setup, st: State, hand: Sequence[Card], may: frozenset[i
     return sum(k for c, k in left.items() if k > 0 and c not in may) <= keep
 
 
-def _may_fit(setup: Setup, st: State) -> frozenset[int]:
+def _may_fit(setup: Setup, st: State, swaps: bool = True) -> frozenset[int]:
     """The faces the melds down might take this turn, over-counted: a set's rank, the ranks
     of a run's suit it does not hold yet (it grows at its ends only; an ace may have a place
     at the other end), every wild card (where lay-offs follow the contract at once: none
-    where not)."""
+    where not), and (``swaps``) where a wild may be swapped out that turn, the faces it
+    stands for."""
     if not setup.spec.layoff_on_contract_turn:
         return frozenset()
     rules = st.rules
     assert rules is not None
     out = {c for c in range(NUM_FACES) if rules.is_wild(c)}
+    swaps = swaps and setup.spec.swap in SWAPS_ON_CONTRACT_TURN
     for m in st.table:
+        if swaps and m.wilds:
+            out.update(m.swappable(rules))
         if m.kind == "run":
             held = {(m.lo + i - 1) % 13 for i in range(len(m.cards))}  # rank indices (0: ace)
             if rules.ace_mode == "low_or_high" and not (m.lo == 1 and m.lo + len(m.cards) - 1 == 14):
@@ -461,12 +467,13 @@ def _out_from(setup: Setup, st: State, seat: int, rnd: int, seen: set[tuple[obje
     assert rules is not None
     if _unplayable(rules, st.table, (), hand) > (1 if st.phase is Phase.PLAY else 0):
         return False  # (natural cards no meld could ever take)
-    # natural cards first: they go where they go, a wild where it is wanted then
+    # natural cards first: they go where they go; then a wild where it bridges a run's gap
+    # to a natural card in hand, nearest first, then anywhere
     lays: list[LayOff] = []
     for x in layoff_options(setup, st, seat):
         assert type(x) is LayOff
         lays.append(x)
-    moves: list[Action] = [*sorted(lays, key=lambda a: rules.is_wild(a.card))]
+    moves: list[Action] = [*sorted(lays, key=lambda a: _order(rules, st.table, hand, a))]
     # then swaps, where the rules allow them now: a natural card put in for a wild, which
     # goes to the hand (or must go back on the table this turn)
     if swaps:
@@ -486,3 +493,24 @@ def _out_from(setup: Setup, st: State, seat: int, rnd: int, seen: set[tuple[obje
         if _out_from(setup, cp, seat, rnd, seen, budget, swaps):
             return True
     return False
+
+
+def _order(rules: MeldRules, table: Sequence[TableMeld], hand: Sequence[Card], a: LayOff) -> int:
+    """Which lay-offs to try first: a natural card (0); a wild laid at a run's end ``d``
+    places short of a natural card of the hand in that direction (``d``: the wilds it takes
+    to reach it, some perhaps still to come by swaps); any other wild (``MOST``, after)."""
+    if not rules.is_wild(a.card):
+        return 0
+    m = table[a.meld]
+    f = a.meaning
+    if m.kind != "run" or not isinstance(f, Card):
+        return MOST
+    hi = m.lo + len(m.cards)
+    at, step = (m.lo - 1, -1) if face_at(m.suit, m.lo - 1) == f and m.lo > 1 else (hi, 1)
+    for d in range(1, len(hand) + 1):
+        p = at + d * step
+        if not 1 <= p <= 14:
+            break
+        if face_at(m.suit, p) in hand:
+            return d
+    return MOST
