@@ -640,6 +640,16 @@ OUT_ON_THE_TABLE = {
         "meld 6C 6H JK=6 / JK=9C TC JC QC", "discard KS", "draw", "meld 2C 2H 2S / AH 2H 3H 4H",
         "discard AC", "draw"], 4,
         "meld JC JC JD / JK=2C 3C 4C JK=5C, swap 9C 4, layoff JD 7, layoff 2S 5, layoff 6S 3, layoff JK=T 1"),
+    # a joker kept back for the table (JK=7C bridges the 8C), the set made of natural nines:
+    # both arrangements the solver liked best melded both jokers
+    "shanghai-deal2-a-joker-kept-for-the-table": ("shanghai", 2, 0, 411063875, [
+        "AC AC 2C 8C 3D 5D 8D KD KD 6S 6S", "3C 4C 5C 6C 9C 9C 2D 9D 8S 9S 9S",
+        "3C 4C 5C 6C QC 6D 6D 5H 8H QS JK", "2C 8C JC 9D 5H 6H 6H 9H 9H JK JK",
+        "3D 8D TD TD AH 2H 8H QH 3S TS KS"], "TH", "2S JK 7H", [
+        "draw", "pass", "pass", "pass", "pass", "meld 9C 9C 9D 9S 9S / 3C 4C 5C 6C", "discard 2D",
+        "draw", "pass", "pass", "pass", "meld 6D 6D JK=6 / 3C 4C 5C JK=6C", "discard 6C",
+        "pass", "pass", "pass", "pass", "draw", "pass", "pass", "pass"], 3,
+        "meld 9D 9H 9H / 5H 6H 7H JK=8H, layoff 2C 2, layoff 6H 3, layoff JK=7C 2, layoff 8C 2, discard JC"),
     # the QH goes to the table only by a swap (the quick bound counted it as a card no meld
     # down could take)
     "combination-deal2-only-a-swap-places-a-card": ("combination", 2, 0, 397648500, [

@@ -124,6 +124,15 @@ def _search(setup: Setup, st: State, seat: int, tried: set[Meld]) -> Iterator[Me
     firsts: list[list[Reading] | None] = []
     for free in dict.fromkeys(frees):
         firsts.append(setup.variant.out_solver(setup.n, st.round_no, free, melded=True).solve(comps, hand))
+    # and the same with only some of the hand's wilds to meld, the rest kept for the melds
+    # down (where a meld took a wild that a natural card could stand in for, leaving a run
+    # down a wild short of a card in hand): fewest first
+    if wilds:
+        naturals = [c for c in hand if not rules.is_wild(c)]
+        spare = [c for c in hand if rules.is_wild(c)]
+        solver = setup.variant.out_solver(setup.n, st.round_no, frees[0], melded=True)
+        for k in range(len(spare)):
+            firsts.append(solver.solve(comps, sorted(naturals + spare[:k])))
     asides = _asides(fitted)
     keep = 1 if st.phase is Phase.PLAY and sp.go_out_by_discard else 0  # (the card to discard)
     covers = _covers(setup, st, hand, asides, keep, comps)
