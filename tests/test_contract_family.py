@@ -650,6 +650,14 @@ OUT_ON_THE_TABLE = {
         "draw", "pass", "pass", "pass", "meld 6D 6D JK=6 / 3C 4C 5C JK=6C", "discard 6C",
         "pass", "pass", "pass", "pass", "draw", "pass", "pass", "pass"], 3,
         "meld 9D 9H 9H / 5H 6H 7H JK=8H, layoff 2C 2, layoff 6H 3, layoff JK=7C 2, layoff 8C 2, discard JC"),
+    # the jokers go down with a lone 3C, and the clubs grow the run down from the QC on the
+    # table (the greedy layings laid a joker there first)
+    "seven-hand-deal3-jokers-kept-for-the-contract": ("seven-hand", 3, 0, 418478014, [
+        "JD KD 7D KS 5C 6D 5S 3H QC QH 2S", "KC 8H 9H AC JK 8S QC JK TH 7H QS",
+        "QH 8C JK TC JC 9C 6H TC 9C 6H 3C"], "9C", "JH JK", [
+        "draw", "pass", "pass", "meld JK=QC JK=KC AC / 7H 8H 9H TH JH", "discard QC", "draw", "pass"], 2,
+        "meld 3C JK=4C JK=5C / 8C 9C TC, layoff JC 1, layoff TC 1, layoff 9C 1, layoff 6H 2, layoff QH 2, "
+        "discard 6H"),
     # the QH goes to the table only by a swap (the quick bound counted it as a card no meld
     # down could take)
     "combination-deal2-only-a-swap-places-a-card": ("combination", 2, 0, 397648500, [
