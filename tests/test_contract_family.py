@@ -658,6 +658,14 @@ OUT_ON_THE_TABLE = {
         "draw", "pass", "pass", "meld JK=QC JK=KC AC / 7H 8H 9H TH JH", "discard QC", "draw", "pass"], 2,
         "meld 3C JK=4C JK=5C / 8C 9C TC, layoff JC 1, layoff TC 1, layoff 9C 1, layoff 6H 2, layoff QH 2, "
         "discard 6H"),
+    # two heart runs must not touch when laid down: the 8H between them is laid off after
+    # (the quick bound counted it as a card no meld could take)
+    "shanghai-deal3-two-runs-of-a-suit-joined-after": ("shanghai", 3, 0, 747606720, [
+        "JK 8H 2D 6H QD 3D 4S JH JD 4H QD", "7C TC 9C TC QC 5C 9C 2D QC 8C JC",
+        "9H JK 8H KH 6D TH QH 5H AH 7H JH", "5C JK 3S AS 8C 9H 6H 7C QS 7H 2S"], "3H", "JC 4H", [
+        "draw", "pass", "pass", "pass", "meld 7C 8C 9C TC JC QC / 9C TC JC QC", "discard 5C", "draw", "pass",
+        "pass"], 2,
+        "meld 9H TH JH QH KH AH / 4H 5H JK=6H 7H, layoff 8H 3, discard 6D"),
     # the QH goes to the table only by a swap (the quick bound counted it as a card no meld
     # down could take)
     "combination-deal2-only-a-swap-places-a-card": ("combination", 2, 0, 397648500, [

@@ -14,8 +14,9 @@ cards laid off on the melds already down.  Which those are is guessed several wa
 faces the melds down might take counted free (a run's missing ranks, a set's rank, wild
 cards; where swaps are allowed that turn, what a wild on the table stands for), and the
 cards a few greedy layings lay off, with each first part of a laying (a run grown only so
-far) and each laying less a card.  Each long meld is then cut to the sizes the contract
-allows, the rest of it laid off at once.  Every candidate is played on a copy of the state
+far) and each laying less a card; and where the contract's runs of one suit must be laid
+down apart, a card held back to join them after.  Each long meld is then cut to the sizes
+the contract allows, the rest of it laid off at once.  Every candidate is played on a copy of the state
 (the meld, then lay-offs in every order: natural cards first, then wilds where they bridge
 a run to a card in hand, then elsewhere; then the discard), so one is offered only if the
 engine itself takes the seat out with it.  Where the rules allow swaps on that turn, the
@@ -48,6 +49,7 @@ EACH = 100  # of them, for one arrangement's lay-offs at most
 EACH_SWAPPING = 50  # and for its lay-offs and swaps, where the rules allow swaps then
 MOST = 20  # cards in a hand searched at most (more: only through many buys)
 CUTS = 24  # ways of cutting one cover to the contract's sizes tried at most
+SPLITS = 48  # whole-hand covers tried at most with a card kept back for the new melds
 SWAPS_ON_CONTRACT_TURN = ("to_hand", "table_same_turn")  # the swap rules that allow one then
 
 
@@ -174,6 +176,52 @@ def _covers(setup: Setup, st: State, hand: Sequence[Card], asides: Sequence[tupl
                     return
                 solves -= 1
                 yield fewest.solve(comps, less, whole_hand=True)
+    # then, where the new melds take lay-offs at once and the contract has two runs or more,
+    # one natural card more kept back, to be laid off on the new melds themselves: a suit's
+    # cards cut into two runs apart (as the contract may require), the card between them
+    # laid off after (the whole-hand covers of the rest less that card and the one kept;
+    # at most SPLITS of them)
+    rules = st.rules
+    assert rules is not None
+    if not setup.spec.layoff_on_contract_turn or sum(1 for c in comps if c.kind == "run") < 2:
+        return
+    splits = SPLITS
+    for aside in asides[:4]:  # (each greedy laying's whole fits come first)
+        rest = Counter(hand)
+        rest.subtract(aside)
+        cards = sorted(rest.elements())
+        for c in _between(rules, cards):
+            less = list(cards)
+            less.remove(c)
+            kept: list[Card | None] = [None]
+            if keep:  # (the card to discard: one of another suit, or a wild)
+                kept = [x for x in sorted(set(less)) if x // 13 != c // 13 or rules.is_wild(x)]
+            for out in kept:
+                fewer = list(less)
+                if out is not None:
+                    fewer.remove(out)
+                if splits <= 0:
+                    return
+                splits -= 1
+                yield fewest.solve(comps, fewer, whole_hand=True)
+
+
+def _between(rules: MeldRules, cards: Sequence[Card]) -> list[Card]:
+    """The natural cards of a suit that has enough of them for two runs, each with a card
+    of its suit below it and one above (the cards a run may be cut at)."""
+    by_suit: dict[int, list[int]] = {}
+    for c in cards:
+        if not rules.is_wild(c):
+            by_suit.setdefault(c // 13, []).append(c % 13)
+    out: list[Card] = []
+    for c in sorted(set(cards)):
+        ranks = by_suit.get(c // 13, [])
+        if rules.is_wild(c) or len(ranks) < 2 * rules.min_run:
+            continue
+        r = c % 13
+        if min(ranks) < r < max(ranks):
+            out.append(c)
+    return out
 
 
 def _stranded(rules: MeldRules, hand: Sequence[Card], fits: Sequence[Card],
@@ -219,8 +267,9 @@ def _stranded(rules: MeldRules, hand: Sequence[Card], fits: Sequence[Card],
 
 def _could_cover(setup: Setup, st: State, hand: Sequence[Card], may: frozenset[int], keep: int) -> bool:
     """A bound: the contract's melds can hold every card of ``hand`` but ``keep`` of those the
-    melds down could not take (``may``, over-counted); where no lay-off follows the contract
-    this turn, the least-penalty arrangement leaves no more points than one card is worth."""
+    melds down could not take (``may``, over-counted) and the cards that may join two runs
+    kept apart; where no lay-off follows the contract this turn, the least-penalty
+    arrangement leaves no more points than one card is worth."""
     sp = setup.spec
     comps = contract(setup, st)
     if not sp.layoff_on_contract_turn:
@@ -237,7 +286,11 @@ def _could_cover(setup: Setup, st: State, hand: Sequence[Card], may: frozenset[i
         return False
     left = Counter(hand)
     left.subtract(c for rd in got for c in rd.cards)
-    return sum(k for c, k in left.items() if k > 0 and c not in may) <= keep
+    # runs of one suit that must not touch when laid down may be joined after by a card
+    # laid off between them: one card per pair of runs more
+    runs = sum(1 for c in comps if c.kind == "run")
+    gaps = runs - 1 if runs > 1 and sp.runs_not_contiguous and not sp.one_run_per_suit else 0
+    return sum(k for c, k in left.items() if k > 0 and c not in may) <= keep + gaps
 
 
 def _may_fit(setup: Setup, st: State, swaps: bool = True) -> frozenset[int]:
