@@ -16,16 +16,17 @@ cards; where swaps are allowed that turn, what a wild on the table stands for), 
 cards a few greedy layings lay off, with each first part of a laying (a run grown only so
 far) and each laying less a card; and where the contract's runs of one suit must be laid
 down apart, a card held back to join them after.  Each long meld is then cut to the sizes
-the contract allows, the rest of it laid off at once.  Every candidate is played on a copy of the state
-(the meld, then lay-offs in every order: natural cards first, then wilds where they bridge
-a run to a card in hand, then elsewhere; then the discard), so one is offered only if the
-engine itself takes the seat out with it.  Where the rules allow swaps on that turn, the
-candidates are tried again with swaps too, but only after every one has been tried without:
-a player who can go out by lay-offs alone is offered the meld that does, not one that needs
-a wild swapped out first.  The search is bounded (``SOLVES``, ``NODES``, ``EACH``, ``CUTS``;
-hands over ``MOST`` cards are not searched), and it is a search, not a proof: checked
-against a brute force with other players' melds down (``bench/goout_reference.py``), it
-still misses a way out in a few positions in ten thousand.
+the contract allows, the rest of it laid off at once.  Every candidate is played on a copy
+of the state (the meld, then lay-offs in every order: natural cards first, then wilds where
+they bridge a run to a card in hand, then elsewhere; then the discard), so one is offered
+only if the engine itself takes the seat out with it.  Where the rules allow swaps on that
+turn, the candidates are tried again with swaps too, but only after every one has been tried
+without: a player who can go out by lay-offs alone is offered the meld that does, not one
+that needs a wild swapped out first.  The search is bounded (``SOLVES``, ``SPLITS``,
+``NODES``, ``EACH``, ``CUTS``; hands over ``MOST`` cards are not searched), and it is a
+search, not a proof: checked against a brute force with other players' melds down
+(``bench/goout_reference.py``), it still misses a way out in a few positions in ten
+thousand.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ EACH = 100  # of them, for one arrangement's lay-offs at most
 EACH_SWAPPING = 50  # and for its lay-offs and swaps, where the rules allow swaps then
 MOST = 20  # cards in a hand searched at most (more: only through many buys)
 CUTS = 24  # ways of cutting one cover to the contract's sizes tried at most
-SPLITS = 48  # whole-hand covers tried at most with a card kept back for the new melds
+SPLITS = 48  # whole-hand covers tried at most with a card held back for the new melds
 SWAPS_ON_CONTRACT_TURN = ("to_hand", "table_same_turn")  # the swap rules that allow one then
 
 
