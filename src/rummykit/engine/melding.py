@@ -88,6 +88,10 @@ def why_not_layoff(setup: Setup, st: State, seat: int) -> str | None:
     return None
 
 
+# the swap rules that let a player swap on the turn it meets the contract
+SWAP_ON_CONTRACT_TURN = ("to_hand", "table_same_turn")
+
+
 def why_not_swap(setup: Setup, st: State, seat: int) -> str | None:
     mode = setup.spec.swap
     if mode == "none":
@@ -96,7 +100,7 @@ def why_not_swap(setup: Setup, st: State, seat: int) -> str | None:
         return None
     if not st.down[seat]:
         return "You must meet the contract before swapping for a joker"
-    if mode in ("layoff_same_turn", "new_meld_same_turn") and st.down_turn[seat] == st.turn_index:
+    if mode not in SWAP_ON_CONTRACT_TURN and st.down_turn[seat] == st.turn_index:
         return "You may swap for a joker only on a turn after the one you met the contract"
     if mode == "table_same_turn":
         return why_not_layoff(setup, st, seat)

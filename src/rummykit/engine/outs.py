@@ -41,7 +41,15 @@ from ..rules.spec import Component
 from .actions import Action, IllegalActionError, LayOff, Meld
 from .discard import discard_options
 from .flow import contract, contract_needed, whole_hand_round
-from .melding import apply_layoff, apply_meld, apply_swap, best_contract, layoff_options, swap_options
+from .melding import (
+    SWAP_ON_CONTRACT_TURN,
+    apply_layoff,
+    apply_meld,
+    apply_swap,
+    best_contract,
+    layoff_options,
+    swap_options,
+)
 from .state import Phase, Setup, State
 
 SOLVES = 160  # whole-hand covers tried per position at most
@@ -51,7 +59,6 @@ EACH_SWAPPING = 50  # and for its lay-offs and swaps, where the rules allow swap
 MOST = 20  # cards in a hand searched at most (more: only through many buys)
 CUTS = 24  # ways of cutting one cover to the contract's sizes tried at most
 SPLITS = 48  # whole-hand covers tried at most with a card held back for the new melds
-SWAPS_ON_CONTRACT_TURN = ("to_hand", "table_same_turn")  # the swap rules that allow one then
 
 
 def with_going_out(setup: Setup, st: State, seat: int, acts: list[Action]) -> list[Action]:
@@ -78,7 +85,7 @@ def with_going_out(setup: Setup, st: State, seat: int, acts: list[Action]) -> li
     # turn, with swaps, over the same candidates and more: a player who can go out plainly
     # is offered the meld that does, not one that needs a wild swapped out first
     candidates = _Candidates(_search(setup, st, seat, set(offered)))  # type: ignore[arg-type]
-    for swaps in (False, True) if setup.spec.swap in SWAPS_ON_CONTRACT_TURN else (False,):
+    for swaps in (False, True) if setup.spec.swap in SWAP_ON_CONTRACT_TURN else (False,):
         budget = [NODES]
         for a in offered:
             if _goes_out(setup, st, seat, a, budget, swaps):  # type: ignore[arg-type]
@@ -305,7 +312,7 @@ def _may_fit(setup: Setup, st: State, swaps: bool = True) -> frozenset[int]:
     rules = st.rules
     assert rules is not None
     out = {c for c in range(NUM_FACES) if rules.is_wild(c)}
-    swaps = swaps and setup.spec.swap in SWAPS_ON_CONTRACT_TURN
+    swaps = swaps and setup.spec.swap in SWAP_ON_CONTRACT_TURN
     for m in st.table:
         if swaps and m.wilds:
             out.update(m.swappable(rules))
