@@ -21,7 +21,10 @@ actions, then the move (rummykit: ``legal_actions()`` + ``apply()``; OpenSpiel:
 ``game.step()``).  New games and (OpenSpiel) chance nodes are inside the timed loop.  With
 OpenSpiel or RLCard (``pip install rlcard``, 1.2.0) installed it times their gin rummy and
 prints every figure as a ratio to rummykit's basic 2-player one; without them it says "not
-installed".  ``--parts`` also prints where an env step's time goes, piece by piece."""
+installed".  It also prints two bounds: a decision plus the acting seat's ``View`` (what
+any observation read from the view pays at least), and the env step's floor (:class:`FloorLoop`:
+the step with the ``View`` and the observer taken out).  ``--parts`` also prints where an env
+step's time goes, piece by piece."""
 
 from __future__ import annotations
 
@@ -70,6 +73,30 @@ class EnvLoop:
             ids = list(e._table)  # the legal ids, in legal_actions() order
             e.step(ids[rng.randrange(len(ids))])
         return CLOCK() - t
+
+
+class FloorLoop(EnvLoop):
+    """The env loop with the two pieces that read the view taken out: the floor under an
+    env step that no work on the view or the observer can go below.  Each step's "view" is
+    only the table's melds (the numbering names a wild's lay-off by the run's end), and
+    ``observe()`` copies out the last vector unchanged instead of updating it: the moves,
+    the ids, the mask, the copy and the AEC API's bookkeeping all stay.  A measurement, not
+    an environment (its observations are wrong)."""
+
+    def __init__(self, vid: str, n: int):
+        super().__init__(vid, n)
+        from rummykit.engine import seen
+        from rummykit.rl import aec
+
+        class TableOnly:
+            __slots__ = ("melds",)
+
+            def __init__(self, melds: Any):
+                self.melds = melds
+
+        aec.observe = lambda setup, st, seat: TableOnly(seen.meld_views(st))  # (this process only)
+        for o in self.e._observers:
+            o.update = lambda view, melds=(), x=o.x: x.copy()
 
 
 class PickLoop:
@@ -135,6 +162,7 @@ LOOPS = {
     "pick as int8": lambda vid, n: PickLoop(vid, n, as_bool=False),
     "decision": lambda vid, n: EngineLoop(vid, n),
     "decision with the view": lambda vid, n: EngineLoop(vid, n, view=True),
+    "env floor": lambda vid, n: FloorLoop(vid, n),
 }
 
 
@@ -152,7 +180,8 @@ def _serve_loop(conn: Any, kind: str, vid: str, n: int, cpu: bool) -> None:
 
 def interleaved(vid: str, n: int, steps: int, chunk: int = 1000) -> tuple[float, ...]:
     """µs per env step, per pick from the mask (read as bool), per pick (int8 mask), per
-    engine decision and per decision with the acting seat's view.  Each loop runs in a
+    engine decision, per decision with the acting seat's view, and per step of the env's
+    floor (:class:`FloorLoop`).  Each loop runs in a
     process of its own (in one process the loops share the engine's caches, and their
     figures depended on the order they ran in), and they take turns in chunks of ``chunk``
     steps, so that a busy spell on the machine falls on all alike."""
@@ -178,7 +207,7 @@ def interleaved(vid: str, n: int, steps: int, chunk: int = 1000) -> tuple[float,
             conn.send(None)
             proc.join(timeout=10)
     us = [x / steps * 1e6 for x in spent]
-    return us[0], us[1], us[2], us[3], us[4]
+    return us[0], us[1], us[2], us[3], us[4], us[5]
 
 
 def openspiel_us(steps: int, observe: bool) -> float | None:
@@ -303,10 +332,11 @@ def main() -> None:
     rows: list[tuple[str, float | None, float | None, str]] = []
     floors = []
     for vid, n in (("contract", 4), ("basic", 2)):
-        step, pick_bool, pick_int8, decision, with_view = interleaved(vid, n, args.steps)
+        step, pick_bool, pick_int8, decision, with_view, floor = interleaved(vid, n, args.steps)
         rows.append((f"rummykit {vid} {n}p", step, decision, f"{pick_bool:.1f} / {pick_int8:.1f}"))
         floors.append(f"rummykit {vid} {n}p: a decision with the acting seat's view {with_view:.1f} µs "
-                      f"= {with_view / decision:.2f} decisions; the env step {step / decision:.2f}")
+                      f"= {with_view / decision:.2f} decisions; the env step {step / decision:.2f}; "
+                      f"the env step without the view and the observer {floor / decision:.2f}")
     spiel = openspiel_us(args.steps, True), openspiel_us(args.steps, False)
     rows.append(("OpenSpiel gin_rummy 2p", *spiel, "-"))
     rows.append(("RLCard gin-rummy 2p", rlcard_us(args.steps, True), rlcard_us(args.steps, False), "-"))
@@ -319,7 +349,8 @@ def main() -> None:
             print(f"{name:<24}  not installed")
             continue
         print(f"{name:<24}{e:>12.1f}{pick:>37}{g:>13.1f}{e / g:>15.2f}{e / base_e:>14.2f}{g / base_g:>18.2f}")
-    print("\nthe view's share (any observation read from view(seat) pays it):")
+    print("\nthe view's share (any observation read from view(seat) pays it), and the floor (the env"
+          "\nstep with the view cut to the table's melds and the observation not updated):")
     for line in floors:
         print("  " + line)
     if args.parts:
