@@ -583,8 +583,10 @@ def _out_through_listed_moves(g, seat, swaps=True):
      "meld 5C 6C 7C 8C / 9C TC JK=JC JK=QC / 8H JK=9H TH JH, layoff JK=4C 1"),
     ("combination", 3, 7, "AS 2S 4S 8D 9D JK JK JK JK JK JK",
      "meld 8D 9D JK=TD JK=JD / AS 2S JK=3S 4S, layoff JK=QD 1, layoff JK=KD 1, layoff JK=5S 2"),
+    ("combination", 2, 5, "AC 5C 7C 7D 7D 7H 7S JK JK JK JK",
+     "meld 7D 7D 7H / JK=4C 5C JK=6C 7C, layoff 7S 1, layoff JK=3C 2, layoff JK=2C 2, layoff AC 2"),
 ], ids=["progressive-deal8", "seven-hand-deal4", "kolsov-deal5", "combination-deal7",
-        "combination-six-jokers"])
+        "combination-six-jokers", "combination-deal2-more-wilds-laid-off-than-the-limit-lets-a-meld-hold"])
 def test_a_hand_that_can_go_down_and_out_in_one_turn_is_offered_a_contract_meld_that_does(
         variant, deal_no, players, cards, a_way_out):
     """The offered contract melds were the least-penalty arrangement and the naturals' own;
@@ -668,6 +670,12 @@ OUT_ON_THE_TABLE = {
         "meld 9H TH JH QH KH AH / 4H 5H JK=6H 7H, layoff 8H 3, discard 6D"),
     # the QH goes to the table only by a swap (the quick bound counted it as a card no meld
     # down could take)
+    "kolsov-deal3-a-joker-melded-so-that-a-natural-goes-on-a-run-down": ("shanghai-kolsov", 3, 0, 941977180, [
+        "9C 4D 6D 7D 7D QD 5H 8H QH QS KS", "3C 5H 6H 7H 8H 9H TH TH JH 4S JK",
+        "AH JH QH KH KH 9S TS JS KS JK JK"], "4S", "JK 4C", [
+        "draw", "pass", "pass", "meld 5H 6H 7H 8H JK=9H TH / JK=8H 9H TH JH", "discard 3C", "draw",
+        "pass"], 2,
+        "meld JH JK=QH KH AH / 9S TS JS JK=QS KS, layoff QH 2, layoff KH 2, discard 4C"),
     "combination-deal2-only-a-swap-places-a-card": ("combination", 2, 0, 397648500, [
         "AC 8C TD 4H 9H KH 2S 2S 4S TS", "KC KD KD AH 3H JH 6S KS JK JK", "3D 4D 9D 9H QH KH 9S KS JK JK"],
         "QD", "QH AD", ["draw", "meld KD KD KS / JH JK=QH JK=KH AH", "discard QH", "draw"], 2,

@@ -124,7 +124,8 @@ def _search(setup: Setup, st: State, seat: int, tried: set[Meld]) -> Iterator[Me
         return
     # which cards the melds down take depends on the order they are laid off in and the
     # ends a wild goes to: a few greedy layings, each a guess (never a bound)
-    fitted = _table_fits(st, hand) if sp.layoff_on_contract_turn else [[]]
+    chains: list[list[Card]] = []
+    fitted = _table_fits(st, hand, chains) if sp.layoff_on_contract_turn else [[]]
     wilds = frozenset(c for c in hand if rules.is_wild(c)) if sp.layoff_on_contract_turn else frozenset()
     # the arrangements to try first: the fewest cards left out of the melds that the melds
     # down would not take (nor, where lay-offs follow the contract at once, the new ones:
@@ -143,7 +144,14 @@ def _search(setup: Setup, st: State, seat: int, tried: set[Meld]) -> Iterator[Me
         solver = setup.variant.out_solver(setup.n, st.round_no, frees[0], melded=True)
         for k in range(len(spare)):
             firsts.append(solver.solve(comps, sorted(naturals + spare[:k])))
-    asides = _asides(fitted)
+    # and where the wild limit binds the contract's melds but not the lay-offs after them
+    # (combination), the covers with it lifted: a long meld of many wilds, cut below to a
+    # meld within the limit and the rest laid off on it
+    if _lifted(setup, rules):
+        for free in dict.fromkeys(frees[:2]):
+            solver = setup.variant.out_solver(setup.n, st.round_no, free, melded=True, lifted=True)
+            firsts.append(solver.solve(comps, hand))
+    asides = _asides(fitted, chains)
     keep = 1 if st.phase is Phase.PLAY and sp.go_out_by_discard else 0  # (the card to discard)
     covers = _covers(setup, st, hand, asides, keep, comps)
     for cover in [*firsts, *covers]:
@@ -288,8 +296,11 @@ def _could_cover(setup: Setup, st: State, hand: Sequence[Card], may: frozenset[i
         points = sum(values[c] for c in hand) - sum(values[c] for rd in best for c in rd.cards)
         return points <= max(0, max(values[c] for c in hand) if keep else 0)
     # (``may`` holds faces: it changes as the table does, not with each hand, so its solver
-    # is kept)
-    got = setup.variant.out_solver(setup.n, st.round_no, may).solve(comps, hand)
+    # is kept; the wild limit lifted where the lay-offs have none: a meld and what is laid
+    # off on it together)
+    rules = st.rules
+    assert rules is not None
+    got = setup.variant.out_solver(setup.n, st.round_no, may, lifted=_lifted(setup, rules)).solve(comps, hand)
     if got is None:
         return False
     left = Counter(hand)
@@ -299,6 +310,13 @@ def _could_cover(setup: Setup, st: State, hand: Sequence[Card], may: frozenset[i
     runs = sum(1 for c in comps if c.kind == "run")
     gaps = runs - 1 if runs > 1 and sp.runs_not_contiguous and not sp.one_run_per_suit else 0
     return sum(k for c, k in left.items() if k > 0 and c not in may) <= keep + gaps
+
+
+def _lifted(setup: Setup, rules: MeldRules) -> bool:
+    """Whether the wild limit binds the contract's melds but not the lay-offs that may
+    follow them at once (combination)."""
+    sp = setup.spec
+    return sp.layoff_on_contract_turn and not sp.wild_limit_on_layoffs and rules.wild_limit != "unlimited"
 
 
 def _may_fit(setup: Setup, st: State, swaps: bool = True) -> frozenset[int]:
@@ -326,11 +344,12 @@ def _may_fit(setup: Setup, st: State, swaps: bool = True) -> frozenset[int]:
     return frozenset(out)
 
 
-def _table_fits(st: State, hand: Sequence[Card]) -> list[list[Card]]:
+def _table_fits(st: State, hand: Sequence[Card], chains: list[list[Card]] | None = None) -> list[list[Card]]:
     """The cards of ``hand`` the melds down would take, one after another (a run growing),
     laid greedily four ways: the hand in order, each wild at the first end it may go to;
     in reverse order, each wild at the last; the natural cards before the wilds; the
-    natural cards alone (the wilds kept for the contract's melds)."""
+    natural cards alone (the wilds kept for the contract's melds).  ``chains``, if given,
+    gets the cards of each laying that went on one meld, where it laid cards on several."""
     rules = st.rules
     assert rules is not None
     order = sorted(hand)
@@ -338,43 +357,54 @@ def _table_fits(st: State, hand: Sequence[Card]) -> list[list[Card]]:
     naturals_first = naturals + [c for c in order if rules.is_wild(c)]
     out: list[list[Card]] = []
     for cards, last in ((order, False), (order[::-1], True), (naturals_first, True), (naturals, True)):
-        laid = _lay_greedily([m.copy() for m in st.table], cards, rules, last)
+        where: list[int] = []
+        laid = _lay_greedily([m.copy() for m in st.table], cards, rules, last, where)
         if laid not in out:
             out.append(laid)
+            if chains is not None and len(set(where)) > 1:
+                for i in sorted(set(where)):
+                    chains.append([c for c, j in zip(laid, where, strict=True) if j == i])
     return out
 
 
 def _lay_greedily(melds: list[TableMeld], cards: Sequence[Card], rules: MeldRules,
-                  last: bool = False) -> list[Card]:
+                  last: bool = False, where: list[int] | None = None) -> list[Card]:
     """Lay ``cards`` off on ``melds`` (which change) one after another, each on the first meld
     that takes it (a wild with its first meaning there, or its ``last``), going round again
-    while one fits (a run growing); the cards laid off."""
+    while one fits (a run growing); the cards laid off (``where``, if given, gets the index
+    of the meld each went on)."""
     laid: list[Card] = []
     left = list(cards)
     grew = True
     while grew and left and melds:
         grew = False
         for c in list(left):
-            for m in melds:
+            for i, m in enumerate(melds):
                 ways = m.layoff_meanings(c, rules)
                 if ways:
                     m.add(c, ways[len(ways) - 1] if last else ways[0], rules)
                     laid.append(c)
+                    if where is not None:
+                        where.append(i)
                     left.remove(c)
                     grew = True
                     break
     return laid
 
 
-def _asides(fitted: Sequence[Sequence[Card]]) -> list[tuple[Card, ...]]:
+def _asides(fitted: Sequence[Sequence[Card]],
+            chains: Sequence[Sequence[Card]] = ()) -> list[tuple[Card, ...]]:
     """The sets of cards laid off on the melds down that are tried, for each greedy laying:
-    all that fit, each first part of the laying (a run grown only so far), all but one, one
-    alone; then none."""
+    all that fit, each first part of the laying (a run grown only so far), each first part
+    of what it laid on one meld (``chains``: a card the laying put on another meld may
+    belong to the contract's melds), all but one, one alone; then none."""
     out: list[tuple[Card, ...]] = []
     for fits in fitted:
         out.append(tuple(fits))
     for fits in fitted:
         out.extend(tuple(fits[:k]) for k in range(len(fits) - 1, 0, -1))
+    for chain in chains:
+        out.extend(tuple(chain[:k]) for k in range(len(chain), 0, -1))
     for fits in fitted:
         for c in sorted(set(fits)):
             less = list(fits)

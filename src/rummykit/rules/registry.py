@@ -7,6 +7,7 @@ built-in id or a path) starts from another ruleset, whose tables are merged key 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import tomllib
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -246,15 +247,19 @@ class Variant:
         return s
 
     def out_solver(self, players: int | None = None, round_no: int | None = None,
-                   free: frozenset[int] = frozenset(), melded: bool = False) -> Solver:
+                   free: frozenset[int] = frozenset(), melded: bool = False, lifted: bool = False) -> Solver:
         """A solver that leaves the fewest cards out of the contract's melds rather than the
         fewest points: every card worth 1 but the faces ``free`` (cards the melds already
         down might take), worth 0 (``melded``: worth ``OUT_WEIGHT`` and 1, so that of the
         arrangements leaving the fewest others out, one melding the most of these is found,
         a slower search); its melds as long as need be where the cards beyond a contract's
         size may be laid off at once (``layoff_on_contract_turn``).  It tells whether a seat
-        could go down and out in one turn (:mod:`..engine.outs`); the last few are kept."""
+        could go down and out in one turn (:mod:`..engine.outs`); the last few are kept.
+        ``lifted``: no wild limit (where the lay-offs after the contract have none, a meld
+        and what is laid off on it may hold more wilds than the contract's meld may)."""
         rules = self.meld_rules(players, round_no)
+        if lifted:
+            rules = dataclasses.replace(rules, wild_limit="unlimited")
         key = (rules, free, melded)
         s = self._out_solvers.pop(key, None)
         if s is None:
