@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import combinations
+from itertools import chain, combinations
 
 from ..cards import NUM_FACES, Card
 from ..melds import MeldRules, Reading, TableMeld, face_at, reading_from_items
@@ -127,34 +127,10 @@ def _search(setup: Setup, st: State, seat: int, tried: set[Meld]) -> Iterator[Me
     chains: list[list[Card]] = []
     fitted = _table_fits(st, hand, chains) if sp.layoff_on_contract_turn else [[]]
     wilds = frozenset(c for c in hand if rules.is_wild(c)) if sp.layoff_on_contract_turn else frozenset()
-    # the arrangements to try first: the fewest cards left out of the melds that the melds
-    # down would not take (nor, where lay-offs follow the contract at once, the new ones:
-    # wild cards), the faces the melds down might take (over-counted) counted free, by
-    # lay-offs, then by swaps too, then the cards one greedy laying lays off
-    frees = [_may_fit(setup, st, False), _may_fit(setup, st)] + [frozenset(fits) | wilds for fits in fitted]
-    firsts: list[list[Reading] | None] = []
-    for free in dict.fromkeys(frees):
-        firsts.append(setup.variant.out_solver(setup.n, st.round_no, free, melded=True).solve(comps, hand))
-    # and the same with only some of the hand's wilds to meld, the rest kept for the melds
-    # down (where a meld took a wild that a natural card could stand in for, leaving a run
-    # down a wild short of a card in hand): fewest first
-    if wilds:
-        naturals = [c for c in hand if not rules.is_wild(c)]
-        spare = [c for c in hand if rules.is_wild(c)]
-        solver = setup.variant.out_solver(setup.n, st.round_no, frees[0], melded=True)
-        for k in range(len(spare)):
-            firsts.append(solver.solve(comps, sorted(naturals + spare[:k])))
-    # and where the wild limit binds the contract's melds but not the lay-offs after them
-    # (combination), the covers with it lifted: a long meld of many wilds, cut below to a
-    # meld within the limit and the rest laid off on it
-    if _lifted(setup, rules):
-        for free in dict.fromkeys(frees[:2]):
-            solver = setup.variant.out_solver(setup.n, st.round_no, free, melded=True, lifted=True)
-            firsts.append(solver.solve(comps, hand))
     asides = _asides(fitted, chains)
     keep = 1 if st.phase is Phase.PLAY and sp.go_out_by_discard else 0  # (the card to discard)
     covers = _covers(setup, st, hand, asides, keep, comps)
-    for cover in [*firsts, *covers]:
+    for cover in chain(_firsts(setup, st, hand, comps, fitted, wilds), covers):
         if cover is None:
             continue
         for cut in _cuts(setup, st, cover):
@@ -163,6 +139,57 @@ def _search(setup: Setup, st: State, seat: int, tried: set[Meld]) -> Iterator[Me
                 continue
             tried.add(act)
             yield act
+
+
+def _firsts(setup: Setup, st: State, hand: Sequence[Card], comps: Sequence[Component],
+            fitted: Sequence[Sequence[Card]], wilds: frozenset[Card]) -> Iterator[list[Reading] | None]:
+    """The arrangements to try first, each solved when it is wanted."""
+    sp = setup.spec
+    rules = st.rules
+    assert rules is not None
+    # the arrangements to try first: the fewest cards left out of the melds that the melds
+    # down would not take (nor, where lay-offs follow the contract at once, the new ones:
+    # wild cards), the faces the melds down might take (over-counted) counted free, by
+    # lay-offs, then by swaps too, then the cards one greedy laying lays off
+    frees = [_may_fit(setup, st, False), _may_fit(setup, st)] + [frozenset(fits) | wilds for fits in fitted]
+    for free in dict.fromkeys(frees):
+        yield setup.variant.out_solver(setup.n, st.round_no, free, melded=True).solve(comps, hand)
+    # and the same with only some of the hand's wilds to meld, the rest kept for the melds
+    # down (where a meld took a wild that a natural card could stand in for, leaving a run
+    # down a wild short of a card in hand): fewest first
+    if wilds:
+        naturals = [c for c in hand if not rules.is_wild(c)]
+        spare = [c for c in hand if rules.is_wild(c)]
+        solver = setup.variant.out_solver(setup.n, st.round_no, frees[0], melded=True)
+        for k in range(len(spare)):
+            yield solver.solve(comps, sorted(naturals + spare[:k]))
+    # and where the wild limit binds the contract's melds but not the lay-offs after them
+    # (combination), the covers with it lifted: a long meld of many wilds, cut below to a
+    # meld within the limit and the rest laid off on it
+    if _lifted(setup, rules):
+        for free in dict.fromkeys(frees[:2]):
+            solver = setup.variant.out_solver(setup.n, st.round_no, free, melded=True, lifted=True)
+            yield solver.solve(comps, hand)
+    # and where a swap may follow the contract, the hand with a card traded for the wild on
+    # the table that stands for it (the wild then comes to the hand, to be laid on the table
+    # that turn: on the new melds, it may be what lets the rest go)
+    if sp.swap in SWAP_ON_CONTRACT_TURN:
+        trades: dict[Card, Card] = {}
+        for m in st.table:
+            if m.wilds:
+                for f, i in m.swappable(rules).items():
+                    trades.setdefault(f, m.cards[i])
+        for c in sorted(set(hand) & trades.keys()):
+            traded = list(hand)
+            traded.remove(c)
+            traded.append(trades[c])
+            traded.sort()
+            # nothing free (the fewest left out), and what a greedy laying of the traded
+            # hand lays off on the melds down
+            wild = frozenset(x for x in traded if rules.is_wild(x))
+            for free in dict.fromkeys((frozenset(), frozenset(_table_fits(st, traded)[0]) | wild)):
+                solver = setup.variant.out_solver(setup.n, st.round_no, free, melded=True)
+                yield solver.solve(comps, traded)
 
 
 def _covers(setup: Setup, st: State, hand: Sequence[Card], asides: Sequence[tuple[Card, ...]], keep: int,
@@ -403,8 +430,8 @@ def _asides(fitted: Sequence[Sequence[Card]],
         out.append(tuple(fits))
     for fits in fitted:
         out.extend(tuple(fits[:k]) for k in range(len(fits) - 1, 0, -1))
-    for chain in chains:
-        out.extend(tuple(chain[:k]) for k in range(len(chain), 0, -1))
+    for one in chains:
+        out.extend(tuple(one[:k]) for k in range(len(one), 0, -1))
     for fits in fitted:
         for c in sorted(set(fits)):
             less = list(fits)
