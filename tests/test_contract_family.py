@@ -695,6 +695,16 @@ OUT_ON_THE_TABLE = {
         "draw", "meld 7D 7S 7S / 2H 2S JK=2 / JK=9H TH JH QH", "discard KC", "draw",
         "meld 5C 5D 5S / JC JH JS / TS JS QS JK=KS", "discard AD", "draw"], 3,
         "meld 9C 9C JK=9 / 8H 8S JK=8 / JC QC KC AC, layoff TC 9, layoff KH 3, swap KS 6, layoff JK=7 1"),
+    "seven-hand-deal3-two-cards-traded-for-wilds-that-grow-ones-own-run": ("seven-hand", 3, 0, 140567480, [
+        "8C 9C AD 4H 4H 5H 9H TH JH 3S QS", "8D QD TH AS 2S 3S 5S QS KS JK JK",
+        "8C 2D AH AH 2H 3H 4H 4H 7H JK JK", "6C 7C 8C 8H AS TS QS QS JK JK JK",
+        "4D 5D 9D QD AH 7H 9H QH KH JS JK"], "KC", "5S 2H TC TD", [
+        "draw", "pass", "pass", "pass", "pass", "meld QS KS AS / JK=8H JK=9H TH", "discard 3S", "draw",
+        "pass", "pass", "pass", "meld AH 2H 3H 4H / 2H JK=3H 4H JK=5H", "discard AH", "pass", "pass", "pass",
+        "pass", "draw", "pass", "pass", "pass", "meld 6C 7C 8C JK=9C TC / TS JK=JS QS JK=KS AS", "discard QS",
+        "draw", "pass", "pass", "pass"], 4,
+        "meld 4D 5D JK=6D / QH KH AH, layoff 7H 2, swap 9H 2, swap JS 6, layoff JK=7D 7, layoff JK=8D 7, "
+        "layoff 9D 7, layoff TD 7, discard QD"),
     "combination-deal2-only-a-swap-places-a-card": ("combination", 2, 0, 397648500, [
         "AC 8C TD 4H 9H KH 2S 2S 4S TS", "KC KD KD AH 3H JH 6S KS JK JK", "3D 4D 9D 9H QH KH 9S KS JK JK"],
         "QD", "QH AD", ["draw", "meld KD KD KS / JH JK=QH JK=KH AH", "discard QH", "draw"], 2,

@@ -14,8 +14,12 @@ cards laid off on the melds already down.  Which those are is guessed several wa
 faces the melds down might take counted free (a run's missing ranks, a set's rank, wild
 cards; where swaps are allowed that turn, what a wild on the table stands for), and the
 cards a few greedy layings lay off, with each first part of a laying (a run grown only so
-far) and each laying less a card; and where the contract's runs of one suit must be laid
-down apart, a card held back to join them after.  Each long meld is then cut to the sizes
+far), each first part of what it laid on one meld, and each laying less a card; and where
+the contract's runs of one suit must be laid down apart, a card held back to join them
+after.  Where a swap may follow the contract, the hand is covered again with a card (and
+with every card that can be) traded for the table's wild that stands for it; where the
+lay-offs have no wild limit and the contract's melds do (combination), covers with the
+limit lifted are cut to melds within it.  Each long meld is then cut to the sizes
 the contract allows, the rest of it laid off at once.  Every candidate is played on a copy
 of the state (the meld, then lay-offs in every order: natural cards first, then wilds where
 they bridge a run to a card in hand, then elsewhere; then the discard), so one is offered
@@ -55,7 +59,7 @@ from .state import Phase, Setup, State
 SOLVES = 160  # whole-hand covers tried per position at most
 NODES = 800  # positions played forward per position at most
 EACH = 100  # of them, for one arrangement's lay-offs at most
-EACH_SWAPPING = 50  # and for its lay-offs and swaps, where the rules allow swaps then
+EACH_SWAPPING = 100  # and for its lay-offs and swaps, where the rules allow swaps then
 MOST = 20  # cards in a hand searched at most (more: only through many buys)
 CUTS = 24  # ways of cutting one cover to the contract's sizes tried at most
 SPLITS = 48  # whole-hand covers tried at most with a card held back for the new melds
@@ -174,15 +178,16 @@ def _firsts(setup: Setup, st: State, hand: Sequence[Card], comps: Sequence[Compo
     # the table that stands for it (the wild then comes to the hand, to be laid on the table
     # that turn: on the new melds, it may be what lets the rest go)
     if sp.swap in SWAP_ON_CONTRACT_TURN:
-        trades: dict[Card, Card] = {}
-        for m in st.table:
-            if m.wilds:
-                for f, i in m.swappable(rules).items():
-                    trades.setdefault(f, m.cards[i])
+        trades = _trades(st, rules)
+        each: list[list[Card]] = []
         for c in sorted(set(hand) & trades.keys()):
             traded = list(hand)
             traded.remove(c)
-            traded.append(trades[c])
+            traded.append(trades[c][0])
+            each.append(traded)
+        if len(each) > 1:  # (and every card traded that can be: two swaps or more)
+            each.append(_traded(hand, trades))
+        for traded in each:
             traded.sort()
             # nothing free (the fewest left out), and what a greedy laying of the traded
             # hand lays off on the melds down
@@ -327,6 +332,9 @@ def _could_cover(setup: Setup, st: State, hand: Sequence[Card], may: frozenset[i
     # off on it together)
     rules = st.rules
     assert rules is not None
+    if sp.swap in SWAP_ON_CONTRACT_TURN:  # (a card of the hand may be traded for a wild on
+        # the table: the card counted free, in ``may``, and the wild counted in the hand)
+        hand = sorted(_traded(hand, _trades(st, rules), keep=True))
     got = setup.variant.out_solver(setup.n, st.round_no, may, lifted=_lifted(setup, rules)).solve(comps, hand)
     if got is None:
         return False
@@ -337,6 +345,30 @@ def _could_cover(setup: Setup, st: State, hand: Sequence[Card], may: frozenset[i
     runs = sum(1 for c in comps if c.kind == "run")
     gaps = runs - 1 if runs > 1 and sp.runs_not_contiguous and not sp.one_run_per_suit else 0
     return sum(k for c, k in left.items() if k > 0 and c not in may) <= keep + gaps
+
+
+def _trades(st: State, rules: MeldRules) -> dict[Card, list[Card]]:
+    """The faces a wild on the table stands for where it may be swapped out, and those
+    wilds (one per meld that has one for the face)."""
+    out: dict[Card, list[Card]] = {}
+    for m in st.table:
+        if m.wilds:
+            for f, i in m.swappable(rules).items():
+                out.setdefault(f, []).append(m.cards[i])
+    return out
+
+
+def _traded(hand: Sequence[Card], trades: dict[Card, list[Card]], keep: bool = False) -> list[Card]:
+    """``hand`` with every card that can be traded for a wild on the table traded (``keep``:
+    the wild added and the card kept too)."""
+    out = list(hand)
+    held = Counter(hand)
+    for f, ws in trades.items():
+        for w in ws[:held[f]]:
+            if not keep:
+                out.remove(f)
+            out.append(w)
+    return out
 
 
 def _lifted(setup: Setup, rules: MeldRules) -> bool:
