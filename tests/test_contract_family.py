@@ -668,26 +668,29 @@ OUT_ON_THE_TABLE = {
         "draw", "pass", "pass", "pass", "meld 7C 8C 9C TC JC QC / 9C TC JC QC", "discard 5C", "draw", "pass",
         "pass"], 2,
         "meld 9H TH JH QH KH AH / 4H 5H JK=6H 7H, layoff 8H 3, discard 6D"),
-    # the QH goes to the table only by a swap (the quick bound counted it as a card no meld
-    # down could take)
+    # a joker stands for the QH in one's own run, so that the QH and KH go on another
+    # player's (the greedy layings put the JH there first)
     "kolsov-deal3-a-joker-melded-so-that-a-natural-goes-on-a-run-down": ("shanghai-kolsov", 3, 0, 941977180, [
         "9C 4D 6D 7D 7D QD 5H 8H QH QS KS", "3C 5H 6H 7H 8H 9H TH TH JH 4S JK",
         "AH JH QH KH KH 9S TS JS KS JK JK"], "4S", "JK 4C", [
         "draw", "pass", "pass", "meld 5H 6H 7H 8H JK=9H TH / JK=8H 9H TH JH", "discard 3C", "draw",
         "pass"], 2,
         "meld JH JK=QH KH AH / 9S TS JS JK=QS KS, layoff QH 2, layoff KH 2, discard 4C"),
+    # the 7D is swapped in for a joker on the table, which grows one's own run to the 2D
     "seven-hand-deal5-a-card-traded-for-a-wild-that-grows-ones-own-run": ("seven-hand", 5, 0, 1016488789, [
         "2C 2C 6C KC 6D JD 7H 8H TH 3S KS", "5C 6C 8C 9C 9D JD 2H 5S JK JK JK",
         "JC 2D 5D 6D 7D AS AS JS QS KS JK"], "4H", "5D JS", [
         "draw", "pass", "pass", "meld 5C 5D 5S / 8C 9C JK=TC / JK=7D JK=8D 9D", "discard 2H", "draw",
         "pass"], 2,
         "meld JC JS JS / JK=4D 5D 6D / QS KS AS, swap 7D 3, layoff JK=3D 5, layoff 2D 5, discard AS"),
+    # the KC is swapped for the table's joker, which lets one's own heart run reach the 7H
     "seven-hand-deal3-a-traded-wild-and-the-run-it-lets-grow": ("seven-hand", 3, 0, 750197305, [
         "2C 4C JC AD 6D 9D JD AH 5H 9H JS", "TC JC QC 5D AH JH QH KH TS QS JK",
         "AC 8C 9C KC 4D 3H 7H AS 3S JK JK"], "2C", "3C 2S", [
         "draw", "pass", "pass", "meld JH QH KH AH / TC JC QC JK=KC", "discard 5D", "draw", "pass"], 2,
         "meld 3H JK=4H JK=5H / AS 2S 3S, layoff AC 2, layoff 9C 2, layoff 8C 2, swap KC 2, layoff JK=6H 3, "
         "layoff 7H 3, discard 4D"),
+    # the KS is swapped for a joker, which then goes on the set of 7s
     "combination-deal5-a-traded-wild-laid-on-a-set": ("combination", 5, 0, 763810953, [
         "AC 3C 9C JC AD 8D TD QD AH 4H 9H KS", "7D TD 2H TH JH JH QH 2S 7S 7S JK JK",
         "5C JC KC AD 5D 7D JH 5S TS JS QS JK", "AC 9C 9C TC JC QC KC 8H KH KS JK JK",
@@ -695,6 +698,7 @@ OUT_ON_THE_TABLE = {
         "draw", "meld 7D 7S 7S / 2H 2S JK=2 / JK=9H TH JH QH", "discard KC", "draw",
         "meld 5C 5D 5S / JC JH JS / TS JS QS JK=KS", "discard AD", "draw"], 3,
         "meld 9C 9C JK=9 / 8H 8S JK=8 / JC QC KC AC, layoff TC 9, layoff KH 3, swap KS 6, layoff JK=7 1"),
+    # two swaps bring two jokers that grow one's own diamond run (the quick bound refused it)
     "seven-hand-deal3-two-cards-traded-for-wilds-that-grow-ones-own-run": ("seven-hand", 3, 0, 140567480, [
         "8C 9C AD 4H 4H 5H 9H TH JH 3S QS", "8D QD TH AS 2S 3S 5S QS KS JK JK",
         "8C 2D AH AH 2H 3H 4H 4H 7H JK JK", "6C 7C 8C 8H AS TS QS QS JK JK JK",
@@ -705,6 +709,8 @@ OUT_ON_THE_TABLE = {
         "draw", "pass", "pass", "pass"], 4,
         "meld 4D 5D JK=6D / QH KH AH, layoff 7H 2, swap 9H 2, swap JS 6, layoff JK=7D 7, layoff JK=8D 7, "
         "layoff 9D 7, layoff TD 7, discard QD"),
+    # the QH goes to the table only by a swap (the quick bound counted it as a card no meld
+    # down could take)
     "combination-deal2-only-a-swap-places-a-card": ("combination", 2, 0, 397648500, [
         "AC 8C TD 4H 9H KH 2S 2S 4S TS", "KC KD KD AH 3H JH 6S KS JK JK", "3D 4D 9D 9H QH KH 9S KS JK JK"],
         "QD", "QH AD", ["draw", "meld KD KD KS / JH JK=QH JK=KH AH", "discard QH", "draw"], 2,

@@ -192,7 +192,8 @@ def _firsts(setup: Setup, st: State, hand: Sequence[Card], comps: Sequence[Compo
             # nothing free (the fewest left out), and what a greedy laying of the traded
             # hand lays off on the melds down
             wild = frozenset(x for x in traded if rules.is_wild(x))
-            for free in dict.fromkeys((frozenset(), frozenset(_table_fits(st, traded)[0]) | wild)):
+            laid = _lay_greedily([m.copy() for m in st.table], traded, rules)
+            for free in dict.fromkeys((frozenset(), frozenset(laid) | wild)):
                 solver = setup.variant.out_solver(setup.n, st.round_no, free, melded=True)
                 yield solver.solve(comps, traded)
 
