@@ -89,19 +89,9 @@ RK.cardWords = function cardWords(c) {
   return `${r} of ${RK.SUIT_NAME[c[1]]}`;
 };
 
-/* One card face: the text form (e.g. "7H") always present, the symbol shown beside it. */
-RK.cardFace = function cardFace(c, meaning) {
-  const red = !RK.isJoker(c) && (c[1] === "H" || c[1] === "D");
-  const sym = RK.isJoker(c) ? "★" : RK.SYMBOL[c[1]];
-  const face = RK.h("span.face" + (red ? ".red" : "") + (RK.isJoker(c) ? ".joker" : ""),
-    { title: RK.cardWords(c) + (meaning ? ` as ${meaning}` : "") },
-    RK.h("span.ct", null, c),
-    RK.h("span.cs", { "aria-hidden": "true" }, sym));
-  if (meaning) face.append(RK.h("span.cm", null, "=" + meaning));
-  return face;
-};
-
-RK.cardsLine = (cards) => RK.h("span.cards", null, cards.map((c) => RK.cardFace(c)));
+/* A card as drawn (cards.js), and a line of them. */
+RK.cardFace = (c, meaning) => RK.Cards.card(c, { meaning });
+RK.cardsLine = (cards) => RK.Cards.row(cards);
 
 /* Sort keys for the hand: by suit (C D H S, then jokers) or by rank (A..K, then jokers). */
 RK.sortCards = function sortCards(cards, by) {
@@ -123,9 +113,15 @@ RK.isFree = (s) => s.kind === "human" && (s.taken !== undefined ? !s.taken : !s.
 
 RK.seatLabel = function seatLabel(s) {
   if (!s) return "";
-  if (s.kind && s.kind.startsWith("bot")) return `bot (${s.kind.split(":")[1] || "medium"})`;
+  if (s.kind && s.kind.startsWith("bot")) return `${s.kind.split(":")[1] || "medium"} bot`;
   return "person";
 };
+
+/* Seats are numbered from 1 for people (the protocol counts from 0). */
+RK.seatNo = (i) => i + 1;
+
+/* Seconds left until an epoch time, by the server's clock (offset: server - here). */
+RK.secondsLeft = (deadline, offset) => Math.max(0, Math.ceil(deadline - (Date.now() / 1000 + (offset || 0))));
 
 /* After a page is drawn again, focus the element that had it (same data-fk), else the
    first element matching `fallback`: a keyboard user keeps their place. */
