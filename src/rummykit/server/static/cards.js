@@ -18,6 +18,7 @@ RK.Cards = (function () {
     C: ["M31 29a19 19 0 1 0 38 0a19 19 0 1 0-38 0", "M8 59a19 19 0 1 0 38 0a19 19 0 1 0-38 0",
       "M54 59a19 19 0 1 0 38 0a19 19 0 1 0-38 0", "M40 36h20v28H40z", "M46 60c-1 15-5 25-14 33h36c-9-8-13-18-14-33z"],
   };
+  const CROWN = "M8 78 4 28l26 22L50 14l20 36 26-22-4 50z";
   const STAR = "M50 4 61 37h35L68 57l11 34-29-21-29 21 11-34L4 37h35z";
 
   RK.RANK_SHOWN = { T: "10" };
@@ -77,8 +78,10 @@ RK.Cards = (function () {
       kids.push(text(r.length > 1 ? 1.6 : 3.2, 14, 13.5, r, "pc-ink pc-rank" + (r.length > 1 ? " pc-ten" : "")),
         shape(SUIT_PATH[suit], 3.4, 17, 10, "pc-ink"));
       if (court) {
+        // a court card: its suit on a framed panel (the rank is the corner's letter, the only
+        // text on a card, so a card's visible text is always within its name)
         kids.push(el("rect", { x: 15, y: 18, width: 31, height: 47, rx: 2.5, class: "pc-court" }),
-          text(30.5, 54, 28, r, "pc-ink pc-courtletter", "middle"), shape(SUIT_PATH[suit], 35.5, 21, 8, "pc-ink"));
+          shape(CROWN, 19.5, 21, 22, "pc-crown"), shape(SUIT_PATH[suit], 18.5, 34, 24, "pc-ink"));
       } else {
         kids.push(shape(SUIT_PATH[suit], 15, 27, 28, "pc-ink"));
       }

@@ -177,7 +177,7 @@ RK.Hand = (function () {
     const tools = h("div.hand-tools", null,
       h("h2#hand-h.hand-title", null, o.title),
       h("span.spacer"),
-      sortBtn("suit", "♠♥ Suit"), sortBtn("rank", "A-K Rank"),
+      sortBtn("suit", "Suit"), sortBtn("rank", "Rank"),
       o.canArrange ? h("button.tool", { type: "button", dataset: { fk: "arrange" }, onclick: o.onArrange,
         title: "Order the hand by the best way toward this deal's contract" }, "Arrange") : null);
     return h("section#hand", { "aria-labelledby": "hand-h" }, tools, row,

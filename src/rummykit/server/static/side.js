@@ -27,7 +27,7 @@ RK.Side = (function () {
       h("div#pane-chat.pane", { role: "tabpanel", "aria-labelledby": "tab-chat" },
         h("ol#chat-list.chat-list", { "aria-label": "Chat messages", tabindex: 0 }),
         h("p#chat-msg.small.error", { role: "alert" }), form, h("div#chat-mutes.small")),
-      h("div#pane-table.pane", { role: "tabpanel", "aria-labelledby": "tab-table" }));
+      h("div#pane-table.pane", { role: "tabpanel", "aria-labelledby": "tab-table" }, h("div#table-info"), typeBox(A)));
     showTab("log");
     return S.el;
   }
@@ -106,7 +106,9 @@ RK.Side = (function () {
 
   function drawTablePane(A) {
     const m = A.T.msg;
-    const pane = document.getElementById("pane-table");
+    const pane = document.getElementById("table-info");
+    const typed = document.getElementById("typebox");
+    if (typed) typed.hidden = !(m && m.seat !== null && m.seat !== undefined && m.status === "playing");
     if (!pane || !m) return;
     const url = `${location.origin}/t/${A.T.id}`;
     const rules = (m.table && m.table.house_rules) || [];
@@ -134,6 +136,16 @@ RK.Side = (function () {
         try { await navigator.clipboard.writeText(url); b.textContent = "Copied"; }
         catch (e) { const i = b.parentNode.querySelector("input"); i.select(); b.textContent = "Press Ctrl+C"; }
       } }, "Copy link"));
+  }
+
+  /* A move typed in rummykit's notation, for those who like to type. */
+  function typeBox(A) {
+    const input = h("input#typed", { name: "action", autocomplete: "off", spellcheck: "false",
+      placeholder: "e.g. meld 7C 7D JK=7 / 3H 4H JK=5H 6H", "aria-describedby": "typed-help" });
+    return h("div#typebox", null, h("h2", null, "Type a move"),
+      h("form.row", { onsubmit: (ev) => { ev.preventDefault(); const t = input.value.trim(); if (t) { S.A.send(t); input.value = ""; } } },
+        h("label.sr", { for: "typed" }, "Move"), input, h("button", { type: "submit" }, "Send")),
+      h("p#typed-help.small.muted", null, "draw, take, meld 7C 7D 7S, layoff 9H 3, swap 5H 2, discard 7H, buy, pass, shanghai 9H, rummy 7H"));
   }
 
   /* ---- the chat ---- */
@@ -302,7 +314,7 @@ RK.Side = (function () {
   function chooseDialog(A, options, go) {
     const nm = RK.Board.names(A.T.msg.seats, A.T.msg.view.players);
     const d = dialog("choose-dlg", "Which way?", [
-      h("div.btnrow.col", null, options.map((a) => h("button", { type: "button", onclick: () => { d.close(); go(a); } },
+      h("div.btnrow.col", null, options.map((a) => h("button", { type: "button", dataset: { action: a }, onclick: () => { d.close(); go(a); } },
         a.startsWith("swap") ? `Swap ${RK.cardShort(a.split(/\s+/)[1])} into meld ${a.split(/\s+/)[2]} for its wild`
           : `Lay off ${RK.Moves.layoffWords(a, A.T.msg.view, nm)}`))),
       h("div.btnrow", null, h("button", { type: "button", onclick: () => d.close() }, "Cancel")),

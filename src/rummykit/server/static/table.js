@@ -191,6 +191,7 @@ RK.Table = (function () {
     document.body.dataset.status = m.status;
     document.body.dataset.window = m.window ? m.window.state_id : "";
     document.body.dataset.pending = "";
+    document.body.dataset.hint = m.hint ? m.hint.action || "" : ""; // (the seat's own hint, for tests)
     T.msg = m;
     T.pending = false;
     T.hints = !!(m.table && m.table.hints);
