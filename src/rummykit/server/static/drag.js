@@ -108,5 +108,7 @@ RK.Drag = (function () {
     if (ev.key === "Escape" && d && d.started) finish({ pointerId: d.id }, true);
   });
 
-  return { init, busy, onRelease };
+  function dragging() { return !!(d && d.started); }
+
+  return { init, busy, dragging, onRelease };
 })();

@@ -136,7 +136,7 @@ RK.Table = (function () {
       conn("Connection lost");
       if (t.attempt === 1) announce("Connection to the table lost. Moves are off until it is back.");
       t.retry = setTimeout(() => { if (!t.stopped) connect(); }, delay);
-      render();
+      renderNews();
     };
   }
 
@@ -208,7 +208,7 @@ RK.Table = (function () {
       const key = `${m.window.state_id}|${m.window.card || v.discard_top}`;
       if (T.offer.key !== key) {
         T.offer = { key, at: Date.now() };
-        setTimeout(() => { if (T && T.offer.key === key) render(); }, OFFER_INERT_MS + 20);
+        setTimeout(() => { if (T && T.offer.key === key) renderNews(); }, OFFER_INERT_MS + 20);
       }
     } else T.offer = { key: null, at: 0 };
     if (v) {
@@ -216,7 +216,7 @@ RK.Table = (function () {
       dealResult(old, m);
     }
     attention(m);
-    render();
+    renderNews();
   }
 
   function onError(m) {
@@ -228,7 +228,7 @@ RK.Table = (function () {
     T.error = m.code === "stale" ? "Too late: the table moved on before your move arrived, so nothing was done."
       : m.message || m.code || "refused";
     announce(T.error);
-    render();
+    renderNews();
   }
 
   /* ---------------------------------------------------------------- what changed */
@@ -289,7 +289,7 @@ RK.Table = (function () {
   function onCheck(m) {
     if (!T.H || m.id !== T.checkSeq) return;
     T.check = m;
-    render();
+    renderNews();
   }
 
   function askCheck() {
@@ -305,7 +305,7 @@ RK.Table = (function () {
     RK.Hand.arrange(T.H, m.groups || [], m.rest || []);
     T.notice = m.text || "";
     announce(m.text || "Hand arranged.");
-    render();
+    renderNews();
   }
 
   /* ---------------------------------------------------------------- moves */
@@ -457,9 +457,19 @@ RK.Table = (function () {
 
   /* ---------------------------------------------------------------- drawing */
 
-  function render() {
+  /* Redraw for news from the server: held back while a pointer is down on the page (a
+     button replaced between the press and the release would lose the click) or a drag
+     is under way, and drawn on the release. */
+  function renderNews() {
     if (!T || T.stopped) return;
     if (RK.Drag.busy()) { T.queued = true; return; }
+    render();
+  }
+
+  /* Redraw now (what the player just did); only a drag under way holds it back. */
+  function render() {
+    if (!T || T.stopped) return;
+    if (RK.Drag.dragging()) { T.queued = true; return; }
     const box = document.getElementById("tbl-main");
     if (!box) return;
     const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
