@@ -225,6 +225,10 @@ def test_a_seat_that_asked_never_is_not_asked_and_the_window_does_not_wait(tmp_p
         await settle()
         assert ann.state["window"] is None  # closed at Cy's answer, not at the countdown's end
         assert t.claims == [] and t.game.phase == "play"
+        # a Shanghai or Rummy call: "never" passes it too, "fits" is still asked
+        assert t.extras.passes(0, "shanghai") and t.extras.passes(0, "rummy")
+        ann.send({"type": "prefs", "claims": "fits"})
+        assert not t.extras.passes(0, "shanghai") and not t.extras.passes(0, "rummy")
 
     run(tmp_path, scenario)
 

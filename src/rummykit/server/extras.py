@@ -13,6 +13,7 @@ sends to the sender alone; nothing changes then.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import Counter, deque
 from collections.abc import Callable
@@ -29,6 +30,8 @@ from .wire import encode
 
 if TYPE_CHECKING:
     from .tables import Table
+
+log = logging.getLogger("rummykit.server")  # (no chat text is ever logged)
 
 CLAIMS = ("always", "fits", "never")
 CHAT_MOST = 200  # characters in one chat message
@@ -289,13 +292,18 @@ class Extras:
         return s.player is None and s.connections > 0 and self.prefs_of(seat).deal_break
 
     async def _timer(self, p: Pause) -> None:
-        await asyncio.sleep(max(0.0, p.until - self.clock()))
-        if self.pause is p:
-            p.task = None
-            self._end_pause()
-            t = self.table
-            t.state_id += 1
-            t._changed()
+        try:
+            await asyncio.sleep(max(0.0, p.until - self.clock()))
+            if self.pause is p:
+                p.task = None
+                self._end_pause()
+                t = self.table
+                t.state_id += 1
+                t._changed()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the end of the break between deals failed", self.table.id)
 
     # what a bot played for a person
 
