@@ -42,6 +42,7 @@ def missing(what: str) -> None:
 
 try:
     from playwright.sync_api import Browser, Page, sync_playwright
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # pragma: no cover - depends on the machine
     if os.environ.get("CI"):
@@ -216,6 +217,15 @@ READY = """() => {
 }"""
 
 
+BOX = """s => { const e = document.querySelector(s); if (!e) return null;
+  e.scrollIntoView({block: 'nearest'}); const r = e.getBoundingClientRect();
+  return {x: r.left, y: r.top, width: r.width, height: r.height}; }"""
+HIT = """([s, x, y]) => { const e = document.querySelector(s); const at = document.elementFromPoint(x, y);
+  if (e && at && (at === e || e.contains(at))) return true;
+  const c = at && at.closest ? at.closest('[id], button, li') : null;
+  return (c ? c.tagName + '#' + c.id + '.' + c.className + ' ' + (c.dataset.card || '') : String(at)) + ' at ' + x + ',' + y; }"""
+
+
 class Person:
     """A person at a table in a browser page, moving by drag and drop and clicks only."""
 
@@ -225,21 +235,47 @@ class Person:
 
     # -- the pointer --------------------------------------------------------------------
 
-    def drag(self, src: Any, dst: Any, at: float = 0.5) -> None:
-        """Press on a visible corner of ``src`` (cards overlap), move, release over ``dst``."""
+    def drag(self, src: str, dst: str, at: float = 0.5) -> None:
+        """Press on a visible corner of the first element ``src`` selects (cards overlap),
+        move, release over ``dst``. The page is redrawn as news comes in, but not while a
+        pointer is down on it: so the press is checked to have caught the right element."""
         p = self.page
-        src.scroll_into_view_if_needed()
-        a, z = src.bounding_box(), dst.bounding_box()
-        assert a and z, "nothing to drag or nowhere to drop"
-        x0, y0 = a["x"] + min(10, a["width"] / 3), a["y"] + 12
-        p.mouse.move(x0, y0)
-        p.mouse.down()
+        hit: Any = None
+        for _ in range(20):
+            # cards that just came move into place for a moment: press once they are still
+            p.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+            a = p.evaluate(BOX, src)
+            if a is None:
+                raise PlaywrightError(f"nothing to drag: {src}")
+            x0, y0 = a["x"] + min(10, a["width"] / 3), a["y"] + 12
+            hit = p.evaluate(HIT, [src, x0, y0])
+            if hit is not True:
+                p.wait_for_timeout(50)
+                continue
+            p.mouse.move(x0, y0)
+            p.mouse.down()
+            hit = p.evaluate(HIT, [src, x0, y0])
+            if hit is True:
+                break
+            # redrawn just before the press: drag it nowhere (no click on another card)
+            p.mouse.move(x0 + 40, y0 - 200, steps=3)
+            p.mouse.up()
+        else:
+            raise PlaywrightError(f"could not press on {src}: {hit}")
+        z = p.evaluate(BOX, dst)
+        if z is None:
+            p.mouse.up()
+            raise PlaywrightError(f"nowhere to drop: {dst}")
         p.mouse.move(x0 + 12, y0 + 12, steps=2)
         p.mouse.move(z["x"] + z["width"] * at, z["y"] + z["height"] / 2, steps=6)
         p.mouse.up()
 
-    def card(self, card: str) -> Any:
-        return self.page.locator(f'#cards button.hc[data-card="{card}"]').first
+    @staticmethod
+    def card(card: str) -> str:
+        return f'#cards button.hc[data-card="{card}"]'
+
+    def click_card(self, card: str) -> None:
+        self.page.locator(self.card(card)).first.click()
 
     def wait_change(self, sid: int, errs: int, timeout: float = 15_000) -> None:
         self.page.wait_for_function(
@@ -256,6 +292,7 @@ class Person:
     def move(self) -> str:
         """One move as a person makes it; returns its kind ('result' for a deal's end)."""
         p = self.page
+        why: list[str] = []
         for _ in range(20):
             now = p.wait_for_function(READY, timeout=60_000).json_value()
             kind, hint, sid = now["kind"], now["hint"], now["sid"]
@@ -273,7 +310,8 @@ class Person:
                 return "claim"
             try:
                 done = self._follow(hint, kind)
-            except PlaywrightTimeout:
+            except PlaywrightError as e:  # (timeouts too) the page moved on under the move: look again
+                why.append(f"{kind} {hint!r}: {str(e).splitlines()[0]}")
                 done = False
             if not done:
                 continue
@@ -281,13 +319,13 @@ class Person:
             assert errors(p) == errs, p.inner_text("#banners")
             self.moves.append(done if isinstance(done, str) else hint.split()[0])
             return kind
-        raise AssertionError("no move went through in 20 tries")
+        raise AssertionError("no move went through in 20 tries: " + "; ".join(why[:2] + why[-2:]))
 
     def _follow(self, hint: str, kind: str) -> bool | str:
         p = self.page
         verb = hint.split()[0] if hint else ""
         if kind == "draw" and verb in ("", "draw"):
-            self.drag(p.locator("#stock"), p.locator("#cards"))
+            self.drag("#stock", "#cards")
             return "draw"
         if verb in ("take", "draw"):  # "take", "draw both": a click on the discard pile
             p.locator("#discard").click()
@@ -296,23 +334,22 @@ class Person:
             return self._build(hint)
         if verb == "layoff":
             _, tok, n = hint.split()
-            self.drag(self.card(tok.split("=")[0]), p.locator(f'#melds li.meld[data-meld="{n}"]'))
+            self.drag(self.card(tok.split("=")[0]), f'#melds li.meld[data-meld="{n}"]')
             if p.locator("#choose-dlg").count():
                 p.locator(f'#choose-dlg button[data-action="{hint}"]').click()
             return "layoff"
         if verb == "discard":
-            self.drag(self.card(hint.split()[1]), p.locator("#discard"))
+            self.drag(self.card(hint.split()[1]), "#discard")
             self.answer_dialogs()
             return "discard"
         if verb in ("swap", "rummy", "shanghai") and len(hint.split()) > 1:
-            self.card(hint.split()[1]).click()
+            self.click_card(hint.split()[1])
         button = p.locator(f'#actions button[data-action="{hint}"]:not([disabled])')
         if hint and button.count():
             button.first.click()
             return verb
         if kind == "play":  # no hint: discard the last card
-            last = p.locator("#cards button.hc").last
-            self.drag(last, p.locator("#discard"))
+            self.drag("#cards button.hc:last-child", "#discard")
             self.answer_dialogs()
             return "discard"
         return False
@@ -320,10 +357,12 @@ class Person:
     def _build(self, hint: str) -> bool | str:
         """Lay melds down by dragging their cards into the meld areas, then Meld."""
         p = self.page
+        while p.locator("#build .x").count():  # what an earlier try left there goes back to the hand
+            p.locator("#build .x").first.click()
         groups = [[tok.split("=")[0] for tok in g.split()] for g in hint.removeprefix("meld ").split("/")]
         for k, group in enumerate(groups):
             for i, card in enumerate(group):
-                target = p.locator('[data-drop="group:new"]') if i == 0 else p.locator(f'[data-drop="group:{k}"]')
+                target = '[data-drop="group:new"]' if i == 0 else f'[data-drop="group:{k}"]'
                 self.drag(self.card(card), target)
         built = p.locator('#actions [data-fk="meld-built"]')
         built.wait_for()

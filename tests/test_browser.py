@@ -106,7 +106,7 @@ def test_the_hand_order_the_player_drags_survives_a_reload(server: dict[str, Any
     person = Person(page)
     before = hand_on_screen(page)
     # drag the first card to the end of the hand
-    person.drag(page.locator("#cards button.hc").first, page.locator("#cards button.hc").last, at=0.95)
+    person.drag("#cards button.hc:first-child", "#cards button.hc:last-child", at=0.95)
     page.wait_for_function("first => document.querySelector('#cards button.hc:last-child').dataset.card === first",
                            arg=before[0])
     moved = hand_on_screen(page)
@@ -150,9 +150,9 @@ def test_a_discarded_twin_leaves_its_copy_unselected(server: dict[str, Any], con
     person = Person(page)
     twin = twins[0]
     page.wait_for_selector('#actions [data-action="draw"]:not([disabled])')
-    person.drag(page.locator("#stock"), page.locator("#cards"))
+    person.drag("#stock", "#cards")
     page.wait_for_selector('#actions [data-action="discard"]')
-    person.card(twin).click()
+    person.click_card(twin)
     sid = state_id(page)
     page.get_by_role("button", name=re.compile(r"^Discard ")).click()
     page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
@@ -331,7 +331,7 @@ def test_axe_finds_no_serious_violation_in_the_lobby_and_the_table(server: dict[
             if now and now["kind"] in ("draw", "claim"):
                 person.move()
             page.wait_for_timeout(50)
-        person.card(hand_on_screen(page)[0]).click()  # a card selected; the meld areas shown
+        person.click_card(hand_on_screen(page)[0])  # a card selected; the meld areas shown
         assert axe_violations(page) == [], f"table mid-turn {size}"
         if size is PHONE:
             page.get_by_role("button", name="Log & chat").click()
@@ -590,11 +590,11 @@ def test_a_meld_before_drawing_is_built_in_the_meld_areas(server: dict[str, Any]
     join(page, base, tid, "Tia")
     page.wait_for_selector('[data-drop="group:new"]')
     person = Person(page)
-    person.drag(person.card("5S"), page.locator('[data-drop="group:new"]'))
-    person.drag(person.card("6S"), page.locator('[data-drop="group:0"]'))
+    person.drag(person.card("5S"), '[data-drop="group:new"]')
+    person.drag(person.card("6S"), '[data-drop="group:0"]')
     page.wait_for_selector(".build-group.bad")  # two cards: not a meld yet, and it says so
     for c in ("7S", "8S"):
-        person.drag(person.card(c), page.locator('[data-drop="group:0"]'))
+        person.drag(person.card(c), '[data-drop="group:0"]')
     page.wait_for_selector(".build-group.ok")
     sid = state_id(page)
     page.locator('#actions [data-fk="meld-built"]').click()

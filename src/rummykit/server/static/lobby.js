@@ -246,7 +246,7 @@ RK.Lobby = (function () {
   /* One changed option as a sentence: "Aces: low only." */
   function optSays(o, v) {
     if (!o) return "";
-    if (o.says && o.says[String(v)]) return o.says[String(v)];
+    if (o.sentences && o.sentences[String(v)]) return o.sentences[String(v)];
     const what = o.type === "bool" ? (v ? "yes" : "no") : o.type === "choice" ? choiceWords(o, v) : v === null ? "none" : String(v);
     return `${optLabel(o)}: ${what}.`;
   }

@@ -570,7 +570,7 @@ RK.Table = (function () {
         h("button.tool", { type: "button", dataset: { fk: "away-ok" }, onclick: () => sendMsg({ type: "stand_in_seen" }) }, "OK")));
     }
     if (m && m.pause && m.view && !m.view.is_over) {
-      out.push(h("div#pause.banner", { role: "status" }, `Deal ${m.pause.round} starts in `,
+      out.push(h("div#pause.banner", { role: "status" }, `Deal ${m.pause.round + 1} starts in `,
         h("span.countdown", { dataset: { deadline: m.pause.until } }, `${RK.secondsLeft(m.pause.until, T.offset)} s`),
         (m.pause.waiting || []).length ? ` or when everyone is ready.` : ".", " ",
         (m.pause.waiting || []).includes(m.seat) ? h("button.tool", { type: "button", dataset: { fk: "ready" }, onclick: ready }, "Ready") : null));
