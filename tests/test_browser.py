@@ -210,7 +210,8 @@ def test_a_person_who_turns_offers_off_is_not_asked_again(server: dict[str, Any]
     page = contexts(DESKTOP).new_page()
     join(page, base, tid, "Ned")
     page.wait_for_selector("#never-ask", timeout=60_000)
-    page.get_by_label("Don't ask me again this game").check()
+    page.get_by_label("Don't ask me again this game").click()
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('rk.prefs.' + location.pathname.split('/')[2])).claims === 'never'")
     person = Person(page)
     t0 = time.monotonic()
     while time.monotonic() - t0 < 15:
@@ -296,10 +297,10 @@ def test_no_page_is_wider_than_the_window_with_a_40_character_name(server: dict[
     base = server["base"]
     long = "Maximiliana Wolkenstein-Oberhausenbergen"[:40]
     assert len(long) == 40
-    tid = make_table(base, ruleset="contract", seats=["human", "human", "bot:hard"], seed=5,
-                     name="A table name that goes on and on and on, well past the edge")
-    api(base, "POST", f"/api/tables/{tid}/join", {"name": long})
     for width in (320, 390, 1280):
+        tid = make_table(base, ruleset="contract", seats=["human", "human", "bot:hard"], seed=5,
+                         name="A table name that goes on and on and on, well past the edge")
+        api(base, "POST", f"/api/tables/{tid}/join", {"name": long})
         page = contexts({"width": width, "height": 800}).new_page()
         page.goto(base + "/")
         page.wait_for_selector(f'.table-card[data-table="{tid}"]')

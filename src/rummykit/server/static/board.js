@@ -62,10 +62,10 @@ RK.Board = (function () {
   /* A seat's presence, in words: the connection lost, every person is "unknown". */
   function presence(s, online) {
     if (!s || !s.kind) return "";
+    if (s.replay) return s.kind.startsWith("bot") ? RK.seatLabel(s) : "person";
+    if (online === false) return "unknown"; // the connection is lost: nobody's presence is known
     if (s.kind.startsWith("bot")) return RK.seatLabel(s);
-    if (s.replay) return "person";
     if (RK.isFree(s)) return "free seat";
-    if (online === false) return "unknown";
     if (s.autoplay) return "a bot stands in";
     return s.connected ? "online" : "away";
   }
