@@ -75,7 +75,7 @@ RK.Moves = (function () {
     const opt = o || {};
     return h("button.act" + (opt.cls ? "." + opt.cls.trim().split(/\s+/).join(".") : ""), { type: "button", disabled: !A.canAct() || opt.disabled || null,
       dataset: { action: text, fk: opt.fk || `act-${text}` }, "aria-keyshortcuts": opt.key || KEYS[text] || null,
-      onclick: opt.onclick || (() => A.send(text)) }, content);
+      onclick: opt.onclick || (() => A.send(text)), onpointerdown: opt.onpointerdown || null }, content);
   }
 
   /* The card moves (discard, Rummy, Shanghai) act on the one selected card. */

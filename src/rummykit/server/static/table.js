@@ -63,7 +63,7 @@ RK.Table = (function () {
       send, sendMsg, render, cardMove, builtMeld, setPrefs, toggleHint, ready,
       playBuilt: () => { const b = builtMeld(); if (b && b.ok) playMeld(b.text, T.H.groups.flat()); },
       canAct: () => T.online && !T.pending,
-      offerFresh: (key) => T.offer.key === key && Date.now() - T.offer.at < OFFER_INERT_MS,
+      offerFresh,
       offerPressed: (key) => { T.pressKey = key; },
       offerClick,
     };
@@ -204,13 +204,6 @@ RK.Table = (function () {
       RK.Hand.sync(T.H, v.hand, v.round, !old);
       if (JSON.stringify(T.H.groups) !== groupsBefore) askCheck();
     }
-    if (m.window) {
-      const key = `${m.window.state_id}|${m.window.card || v.discard_top}`;
-      if (T.offer.key !== key) {
-        T.offer = { key, at: Date.now() };
-        setTimeout(() => { if (T && T.offer.key === key) renderNews(); }, OFFER_INERT_MS + 20);
-      }
-    } else T.offer = { key: null, at: 0 };
     if (v) {
       noticeChanges(old && old.view, v, m);
       dealResult(old, m);
@@ -360,10 +353,24 @@ RK.Table = (function () {
 
   function toggleHint() { T.showHint = !T.showHint; render(); }
 
+  /* Whether the offer ``key`` has only just been shown (it is then inert): the moment it
+     is first drawn counts, not the moment it arrived (a press holds the page as it was). */
+  function offerFresh(key) {
+    if (T.offer.key !== key) {
+      T.offer = { key, at: Date.now() };
+      setTimeout(() => { if (T && T.offer.key === key) renderNews(); }, OFFER_INERT_MS + 20);
+    }
+    return Date.now() - T.offer.at < OFFER_INERT_MS;
+  }
+
   function offerClick(ev, key, text) {
-    // a click that began on another offer, or on one that appeared a moment ago, buys nothing
+    // a click on an offer that is no longer the open one (the page is held as it was while
+    // a pointer is down), that began on another offer, or on one that appeared a moment
+    // ago, buys nothing
     const pointer = ev.detail > 0;
-    if (T.offer.key !== key || Date.now() - T.offer.at < OFFER_INERT_MS || (pointer && T.pressKey !== key)) {
+    const w = T.msg && T.msg.window;
+    const open = w ? `${w.state_id}|${w.card || T.msg.view.discard_top}` : null;
+    if (key !== open || T.offer.key !== key || Date.now() - T.offer.at < OFFER_INERT_MS || (pointer && T.pressKey !== key)) {
       ev.preventDefault();
       return;
     }
