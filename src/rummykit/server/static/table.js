@@ -677,7 +677,8 @@ RK.Table = (function () {
     const perRow = Math.max(1, Math.min(n, 1 + Math.floor((wide - cw) / minStep)));
     const rows = Math.ceil(n / perRow);
     const per = Math.ceil(n / rows);
-    const step = per > 1 ? Math.min(cw * 0.8, (wide - cw) / (per - 1)) : cw;
+    // one row with room to spare: side by side; else overlapping, the corners showing
+    const step = per > 1 ? Math.min(rows === 1 ? cw + 6 : cw * 0.8, (wide - cw) / (per - 1)) : cw;
     const used = cw + (per - 1) * step;
     row.style.setProperty("--step", `${step}px`);
     row.style.setProperty("--left", `${Math.max(0, (wide - used) / 2)}px`);
