@@ -47,7 +47,8 @@ def play_until_melds(page: object, person: Person, melds: int) -> None:
 
 
 def shoot(base: str) -> None:
-    wait = make_table(base, ruleset="may-i", seats=["human", "human", "human", "bot:hard"], name="Friday May I?")
+    wait = make_table(base, ruleset="may-i", seats=["human", "human", "human", "bot:hard"],
+                      name="Friday May I?")
     api(base, "POST", f"/api/tables/{wait}/join", {"name": "Cleo"})
     make_table(base, ruleset="liverpool", seats=["bot:easy", "bot:medium", "bot:hard"], bot_delay=1)
     with sync_playwright() as p:
@@ -55,8 +56,9 @@ def shoot(base: str) -> None:
         for size, name in ((DESKTOP, "table.png"), (PHONE, "table-phone.png")):
             ctx = b.new_context(viewport=size, has_touch=size is PHONE)
             page = ctx.new_page()
-            tid = make_table(base, ruleset="contract", seats=["human", "bot:medium", "bot:medium", "bot:hard"], seed=18,
-                             names={"1": "Robo", "2": "Deep Blue", "3": "Ada"}, bot_delay=0.05, claim_seconds=1)
+            seats = ["human", "bot:medium", "bot:medium", "bot:hard"]
+            tid = make_table(base, ruleset="contract", seats=seats, seed=18, names={"1": "Robo", "2": "Deep Blue", "3": "Ada"}, bot_delay=0.05,
+                             claim_seconds=1)
             join(page, base, tid, "Ann")
             person = Person(page)
             play_until_melds(page, person, 3)

@@ -160,8 +160,8 @@ def join(page: Page, base: str, tid: str, name: str) -> None:
 def seat_in(page: Page, base: str, tid: str, seat: int, token: str, name: str) -> None:
     """This browser holds a seat joined over the API (as if it had joined here)."""
     page.goto(base + "/")
-    page.evaluate("([t, s, tok, n]) => localStorage.setItem('rk.seat.' + t, JSON.stringify({seat: s, token: tok, name: n}))",
-                  [tid, seat, token, name])
+    page.evaluate("([t, s, tok, n]) => localStorage.setItem('rk.seat.' + t,"
+                  " JSON.stringify({seat: s, token: tok, name: n}))", [tid, seat, token, name])
     page.goto(f"{base}/t/{tid}")
 
 
@@ -185,7 +185,8 @@ def in_view(page: Page, selector: str) -> bool:
     """The element is wholly inside the window, with no scrolling."""
     return bool(page.evaluate("""s => { const e = document.querySelector(s); if (!e) return false;
         const r = e.getBoundingClientRect();
-        return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight + 0.5 && r.right <= window.innerWidth + 0.5; }""",
+        return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight + 0.5
+            && r.right <= window.innerWidth + 0.5; }""",
                               selector))
 
 
@@ -196,7 +197,8 @@ def axe_violations(page: Page) -> list[dict[str, Any]]:
     found = page.evaluate("""async () => {
         const r = await axe.run(document, {resultTypes: ['violations']});
         return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-            .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(' '))}));
+            .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                        nodes: v.nodes.map(n => n.target.join(' '))}));
     }""")
     return list(found)
 
@@ -211,7 +213,8 @@ READY = """() => {
   const out = (kind) => ({kind, hint: b.hint || "", sid: +b.stateId});
   if (q('dialog#result-dlg[open]')) return out('result');
   if (q('#claim .claim-btn:not([disabled])')) return out('claim');
-  if (q('#actions [data-action="draw"]:not([disabled]), #actions [data-action="take"]:not([disabled])')) return out('draw');
+  const live = (a) => `#actions [data-action="${a}"]:not([disabled])`;
+  if (q(live('draw') + ', ' + live('take'))) return out('draw');
   if (q('#actions [data-action="discard"], #actions button.act:not([disabled])')) return out('play');
   return null;
 }"""
@@ -223,7 +226,8 @@ BOX = """s => { const e = document.querySelector(s); if (!e) return null;
 HIT = """([s, x, y]) => { const e = document.querySelector(s); const at = document.elementFromPoint(x, y);
   if (e && at && (at === e || e.contains(at))) return true;
   const c = at && at.closest ? at.closest('[id], button, li') : null;
-  return (c ? c.tagName + '#' + c.id + '.' + c.className + ' ' + (c.dataset.card || '') : String(at)) + ' at ' + x + ',' + y; }"""
+  const what = c ? c.tagName + '#' + c.id + '.' + c.className + ' ' + (c.dataset.card || '') : String(at);
+  return what + ' at ' + x + ',' + y; }"""
 
 
 class Person:
@@ -279,7 +283,8 @@ class Person:
 
     def wait_change(self, sid: int, errs: int, timeout: float = 15_000) -> None:
         self.page.wait_for_function(
-            "([sid, errs]) => +document.body.dataset.stateId !== sid || +(document.body.dataset.errors || 0) !== errs",
+            "([sid, errs]) => +document.body.dataset.stateId !== sid"
+            " || +(document.body.dataset.errors || 0) !== errs",
             arg=[sid, errs], timeout=timeout)
 
     def answer_dialogs(self) -> None:
@@ -301,7 +306,8 @@ class Person:
                 return "result"
             if kind == "claim":
                 try:
-                    p.wait_for_selector('#claim .claim-btn[data-action="pass"]:not([aria-disabled="true"])', timeout=3000)
+                    p.wait_for_selector('#claim .claim-btn[data-action="pass"]:not([aria-disabled="true"])',
+                                        timeout=3000)
                     p.locator('#claim .claim-btn[data-action="pass"]').click(timeout=2000)
                 except PlaywrightTimeout:
                     continue  # the offer closed first
@@ -366,7 +372,8 @@ class Person:
                 self.drag(self.card(card), target)
         built = p.locator('#actions [data-fk="meld-built"]')
         built.wait_for()
-        p.wait_for_function("() => { const b = document.querySelector('#actions [data-fk=\"meld-built\"]'); return b && !b.disabled; }")
+        p.wait_for_function("() => { const b = document.querySelector('#actions [data-fk=\"meld-built\"]');"
+                            " return b && !b.disabled; }")
         assert built.get_attribute("data-action") == hint, (built.get_attribute("data-action"), hint)
         built.click()
         return "meld"

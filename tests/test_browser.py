@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from browserkit import (
     DESKTOP,
-    PlaywrightError,
     PHONE,
     READY,
     Person,
+    PlaywrightError,
     api,
     axe_violations,
     browser,  # noqa: F401  (fixtures)
@@ -108,7 +108,8 @@ def test_the_hand_order_the_player_drags_survives_a_reload(server: dict[str, Any
     before = hand_on_screen(page)
     # drag the first card to the end of the hand
     person.drag("#cards button.hc:first-child", "#cards button.hc:last-child", at=0.95)
-    page.wait_for_function("first => document.querySelector('#cards button.hc:last-child').dataset.card === first",
+    page.wait_for_function("first => document.querySelector('#cards button.hc:last-child').dataset.card"
+                           " === first",
                            arg=before[0])
     moved = hand_on_screen(page)
     assert moved == before[1:] + before[:1]
@@ -204,7 +205,8 @@ def test_a_claim_offer_that_changes_under_the_pointer_does_not_buy_the_new_card(
     while not [m for m in sent if m.get("type") == "act" and m.get("action") == "buy"]:
         assert time.monotonic() - t0 < 60, "the buy was never sent"
         try:
-            page.locator('#claim .claim-btn[data-action="buy"]:not([aria-disabled="true"])').click(timeout=3000)
+            page.locator('#claim .claim-btn[data-action="buy"]:not([aria-disabled="true"])').click(
+                timeout=3000)
         except PlaywrightError:
             now = page.evaluate(READY)
             if now and now["kind"] in ("draw", "play"):
@@ -220,7 +222,8 @@ def test_a_person_who_turns_offers_off_is_not_asked_again(server: dict[str, Any]
     join(page, base, tid, "Ned")
     page.wait_for_selector("#never-ask", timeout=60_000)
     page.get_by_label("Don't ask me again this game").click()
-    page.wait_for_function("() => JSON.parse(localStorage.getItem('rk.prefs.' + location.pathname.split('/')[2])).claims === 'never'")
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('rk.prefs.'"
+                           " + location.pathname.split('/')[2])).claims === 'never'")
     person = Person(page)
     t0 = time.monotonic()
     while time.monotonic() - t0 < 15:
@@ -233,7 +236,8 @@ def test_a_person_who_turns_offers_off_is_not_asked_again(server: dict[str, Any]
 
 def test_the_away_summary_says_what_a_bot_played_for_you(server: dict[str, Any], contexts: Any) -> None:
     base = server["base"]
-    tid = make_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=4, grace_seconds=0.5, bot_delay=0.05)
+    tid = make_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=4, grace_seconds=0.5,
+                     bot_delay=0.05)
     j = api(base, "POST", f"/api/tables/{tid}/join", {"name": "Ola"})
     # Ola is away from the start: after the grace period the stand-in plays her turns
     t0 = time.monotonic()
@@ -303,7 +307,8 @@ def test_the_title_says_it_is_your_turn_in_a_background_tab(server: dict[str, An
     page.wait_for_function("() => !document.title.startsWith('●')")
 
 
-def test_no_page_is_wider_than_the_window_with_a_40_character_name(server: dict[str, Any], contexts: Any) -> None:
+def test_no_page_is_wider_than_the_window_with_a_40_character_name(server: dict[str, Any],
+                                                                   contexts: Any) -> None:
     base = server["base"]
     long = "Maximiliana Wolkenstein-Oberhausenbergen"[:40]
     assert len(long) == 40
@@ -321,7 +326,8 @@ def test_no_page_is_wider_than_the_window_with_a_40_character_name(server: dict[
         page.close()
 
 
-def test_axe_finds_no_serious_violation_in_the_lobby_and_the_table(server: dict[str, Any], contexts: Any) -> None:
+def test_axe_finds_no_serious_violation_in_the_lobby_and_the_table(server: dict[str, Any],
+                                                                   contexts: Any) -> None:
     base = server["base"]
     for size in (PHONE, DESKTOP):
         page = contexts(size).new_page()

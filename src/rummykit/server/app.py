@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from ..rules import options as words
 from ..rules.registry import ORDER, RulesError, Variant, _merge, _raw_builtin, build_spec, get_variant
@@ -248,6 +249,8 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
             storage.close()
 
     app = FastAPI(title="rummykit", lifespan=lifespan, docs_url=None, redoc_url=None)
+    # the browser app's files (about 144 kB) and the API's JSON go gzipped (about 45 kB)
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(Relay, holder=holder)  # passes everything through unless clustered
     app.state.limits = limits
     app.add_middleware(BodyLimit, limit=limits.http_max_body)  # outermost: before any relaying
