@@ -57,7 +57,8 @@ def shoot(base: str) -> None:
             ctx = b.new_context(viewport=size, has_touch=size is PHONE)
             page = ctx.new_page()
             seats = ["human", "bot:medium", "bot:medium", "bot:hard"]
-            tid = make_table(base, ruleset="contract", seats=seats, seed=18, names={"1": "Robo", "2": "Deep Blue", "3": "Ada"}, bot_delay=0.05,
+            names = {"1": "Robo", "2": "Deep Blue", "3": "Ada"}
+            tid = make_table(base, ruleset="contract", seats=seats, seed=18, names=names, bot_delay=0.05,
                              claim_seconds=1)
             join(page, base, tid, "Ann")
             person = Person(page)
