@@ -489,6 +489,10 @@ RK.Table = (function () {
     RK.Side.update(api());
     RK.restoreFocus(box, focus, "button.act:not([disabled]), button.hc");
     fitHand();
+    // what just arrived moves once, on the drawing that first shows it
+    if (T.H) T.H.fresh = new Set();
+    T.newTop = false;
+    T.freshMelds = new Set();
   }
 
   function draw() {
