@@ -605,10 +605,22 @@ RK.Table = (function () {
       cut: "cut the pack", shanghai: "called Shanghai", rummy: "called Rummy" })[w[0]] || a;
   }
 
+  /* "discard 7H" -> "Discard 7♥": a move as advice. */
+  function adviceWords(a) {
+    const w = a.split(/\s+/);
+    const c = w[1] ? RK.Moves.tokenWords(w[1]) : "";
+    const v = T.msg.view;
+    const nm = RK.Board.names(T.msg.seats, v.players);
+    return ({ draw: "Draw from the stock", take: `Take ${v.discard_top ? RK.cardShort(v.discard_top) : "the discard"}`,
+      discard: `Discard ${c}`, pass: "Pass", buy: "Buy it", meld: `Meld ${RK.Moves.meldWords(a)}`, cut: "Cut the pack",
+      layoff: w[0] === "layoff" ? `Lay off ${RK.Moves.layoffWords(a, v, nm)}` : "", swap: `Swap ${c} into meld ${w[2]}`,
+      shanghai: "Call Shanghai", rummy: `Call Rummy, shedding ${c}` })[w[0]] || a;
+  }
+
   function hintBox(hint) {
     const text = typeof hint === "string" ? hint : hint.action;
-    return h("section#hint.hint", { "aria-label": "Hint" }, h("strong", null, "Hint: "), moveWords(text),
-      hint.why ? h("span", null, ` — ${hint.why}`) : null);
+    return h("section#hint.hint", { "aria-label": "Hint", role: "status" }, h("strong", null, "Hint: "), adviceWords(text),
+      hint.why ? h("span", null, ` — ${RK.Board.cardsInText(hint.why)}`) : null);
   }
 
   function autoplayButton(m) {

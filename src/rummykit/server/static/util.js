@@ -80,31 +80,14 @@ RK.SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 RK.RANK_NAME = { A: "ace", T: "ten", J: "jack", Q: "queen", K: "king" };
 
 RK.isJoker = (c) => c === "JK";
-RK.rankIndex = (c) => (RK.isJoker(c) ? 13 : RK.RANKS.indexOf(c[0]));
-RK.suitIndex = (c) => (RK.isJoker(c) ? 4 : RK.SUITS.indexOf(c[1]));
-
 RK.cardWords = function cardWords(c) {
   if (RK.isJoker(c)) return "joker";
   const r = RK.RANK_NAME[c[0]] || c[0];
   return `${r} of ${RK.SUIT_NAME[c[1]]}`;
 };
 
-/* A card as drawn (cards.js), and a line of them. */
-RK.cardFace = (c, meaning) => RK.Cards.card(c, { meaning });
+/* A line of cards as drawn (cards.js). */
 RK.cardsLine = (cards) => RK.Cards.row(cards);
-
-/* Sort keys for the hand: by suit (C D H S, then jokers) or by rank (A..K, then jokers). */
-RK.sortCards = function sortCards(cards, by) {
-  const key = by === "rank"
-    ? (c) => RK.rankIndex(c) * 8 + RK.suitIndex(c)
-    : (c) => RK.suitIndex(c) * 16 + RK.rankIndex(c);
-  return cards.slice().sort((a, b) => key(a) - key(b));
-};
-
-/* "Seat 2 discarded KS" -> "Cleo discarded KS" */
-RK.named = function named(text, names) {
-  return String(text).replace(/\bSeat (\d+)\b/g, (m, n) => (names[+n] !== undefined ? names[+n] : m));
-};
 
 RK.plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
 
