@@ -370,9 +370,9 @@ class Person:
             for i, card in enumerate(group):
                 target = '[data-drop="group:new"]' if i == 0 else f'[data-drop="group:{k}"]'
                 self.drag(self.card(card), target)
-        built = p.locator('#actions [data-fk="meld-built"]')
+        built = p.locator('#build [data-fk="meld-built"]')
         built.wait_for()
-        p.wait_for_function("() => { const b = document.querySelector('#actions [data-fk=\"meld-built\"]');"
+        p.wait_for_function("() => { const b = document.querySelector('#build [data-fk=\"meld-built\"]');"
                             " return b && !b.disabled; }")
         assert built.get_attribute("data-action") == hint, (built.get_attribute("data-action"), hint)
         built.click()

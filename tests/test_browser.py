@@ -614,7 +614,7 @@ def test_a_meld_before_drawing_is_built_in_the_meld_areas(server: dict[str, Any]
         person.drag(person.card(c), '[data-drop="group:0"]')
     page.wait_for_selector(".build-group.ok")
     sid = state_id(page)
-    page.locator('#actions [data-fk="meld-built"]').click()
+    page.locator('#build [data-fk="meld-built"]').click()
     page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
     page.wait_for_selector("#actions button[data-action='draw']")
     assert "5S" not in hand_on_screen(page) and len(hand_on_screen(page)) == 6

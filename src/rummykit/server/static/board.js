@@ -24,7 +24,8 @@ RK.Board = (function () {
 
   /* "Ann discarded TS" -> "Ann discarded 10♠": card notation in a sentence, as people read it. */
   function cardsInText(text) {
-    return String(text).replace(/\b([A2-9TJQK][CDHS]|JK)\b/g, (c) => RK.cardShort(c));
+    return String(text).replace(/\b([A2-9TJQK][CDHS]|JK)\b/g, (c) => RK.cardShort(c))
+      .replace(/\bset of Ts\b/g, "set of 10s").replace(/\b1 cards\b/g, "1 card");
   }
 
   function isWildAt(kind, card, sf) {
@@ -94,7 +95,7 @@ RK.Board = (function () {
           i === v.dealer ? h("span.tag.dealer", { title: "dealer" }, "dealer") : null,
           contracts && v.down[i] ? h("span.tag.down", null, "down") : null,
           active ? h("span.tag.act", null, o.window ? "asked" : "to play") : null,
-          h("span.score", null, `· ${v.scores[i]} pts`),
+          h("span.score", null, `· score ${v.scores[i]}`),
           v.buys_left ? h("span.buys", null, `· ${v.buys_left[i]} buys`) : null),
         s.kind === "human" || o.online === false ? h("div.seat-pres.small", null, pres) : h("span.sr", null, pres),
         known.length && i !== o.me ? h("div.holds.small", null, "holds ", RK.cardsLine(known)) : null));
@@ -119,8 +120,8 @@ RK.Board = (function () {
         under ? RK.Cards.card(under, { cls: "under", nolabel: true }) : null,
         top ? RK.Cards.card(top, { cls: "pile-top" + (opt.newTop ? " anim-drop" : "") }) : h("span.pc.empty", null, "")),
       h("div.pile-label", null, top ? `Discards · ${v.discard_size}` : "Discards: none"));
-    const whole = pile.length > 1 ? h("details#pile-all.small", null, h("summary", null, "Whole pile"),
-      h("p.small.muted", null, "Bottom to top:"), RK.cardsLine(pile)) : null;
+    const whole = pile.length > 1 && opt.onWhole ? h("button#pile-all.tool.linkish", { type: "button", onclick: opt.onWhole,
+      dataset: { fk: "pile-all" } }, "See the whole pile") : null;
     return h("section#center", { "aria-label": "Stock and discard pile" },
       h("div.piles", null, stock, discard, opt.claim || null), whole);
   }
@@ -161,8 +162,8 @@ RK.Board = (function () {
   /* A deal's result: every hand shown, with the points it cost. */
   function resultTable(r, nm) {
     const rows = r.points.map((p, i) => h("tr", { dataset: { seat: i } },
-      h("th", { scope: "row" }, nm[i], r.winner === i ? h("span.tag.act", null, r.rummy ? "went rummy" : "went out") : null),
-      h("td", null, r.hands[i] ? RK.cardsLine(r.hands[i].split(" ")) : "—"),
+      h("th", { scope: "row" }, nm[i], r.winner === i ? [" ", h("span.tag.act", null, r.rummy ? "went rummy" : "went out")] : null),
+      h("td", null, r.hands[i] ? RK.cardsLine(r.hands[i].split(" ")) : "none"),
       h("td.num", null, String(p)), h("td.num", null, String(r.scores[i]))));
     return h("div.scroll", null, h("table.list.result", null,
       h("thead", null, h("tr", null, h("th", null, "Player"), h("th", null, "Cards left"), h("th.num", null, "Points"), h("th.num", null, "Total"))),

@@ -70,8 +70,8 @@ RK.Cards = (function () {
     const cls = joker ? "pc-face joker" : `pc-face s-${suit}`;
     const kids = [el("rect", { x: 0.5, y: 0.5, width: 49, height: 69, rx: 4.5, class: "pc-bg" })];
     if (joker) {
-      kids.push(shape(STAR, 3, 3, 11, "pc-ink"), text(25, 58, 8.5, "JOKER", "pc-ink pc-word", "middle"),
-        shape(STAR, 11, 20, 28, "pc-ink"));
+      kids.push(shape(STAR, 3, 3, 11, "pc-ink"), text(25, 47, 8.5, "JOKER", "pc-ink pc-word", "middle"),
+        shape(STAR, 14, 14, 22, "pc-ink"));
     } else {
       const r = RK.rankShown(c);
       const court = "JQK".includes(c[0]);

@@ -180,7 +180,8 @@ RK.Hand = (function () {
       sortBtn("suit", "Suit"), sortBtn("rank", "Rank"),
       o.canArrange ? h("button.tool", { type: "button", dataset: { fk: "arrange" }, onclick: o.onArrange,
         title: "Order the hand by the best way toward this deal's contract" }, "Arrange") : null);
-    return h("section#hand", { "aria-labelledby": "hand-h" }, tools, row,
+    return h("section#hand", { "aria-labelledby": "hand-h" }, tools,
+      H.said && H.breaks ? h("p.arrange-said", { role: "status" }, H.said) : null, row,
       must.size ? h("p.small.must-note", null, `You must play ${[...must].map(RK.cardShort).join(" ")} this turn.`) : null);
   }
 
@@ -204,9 +205,13 @@ RK.Hand = (function () {
         onclick: () => o.onGroup("new") },
       sel.length ? `New meld from ${sel.map((x) => RK.cardShort(x.card)).join(" ")}` : "New meld: select cards, or drag them here"));
     const c = chk && chk.contract;
+    const b = o.built;
     return h("div#build", { "aria-label": "Melds you are building" },
       h("ol.build-groups", null, groups, add),
-      c ? h("p#contract-progress.small" + (c.ok ? ".ok" : ""), { role: "status" }, c.text) : null);
+      c || b ? h("div.build-meld", null,
+        c ? h("p#contract-progress.small" + (c.ok ? ".ok" : ""), { role: "status" }, c.text) : null,
+        b ? h("button.act" + (b.ok ? ".primary" : ""), { type: "button", disabled: !b.ok || !o.canAct || null, "aria-keyshortcuts": "m",
+          dataset: { fk: "meld-built", action: b.text }, onclick: o.onMeld }, `Meld ${b.words}`) : null) : null);
   }
 
   return { model, sync, setMode, moveCard, arrange, addToGroup, removeFromGroups, groupCards, loose, selected, byId,

@@ -58,7 +58,8 @@ RK.Lobby = (function () {
     return h("li.table-card", { dataset: { table: t.id } },
       h("div.tname", null, t.name || t.ruleset),
       h("div.small", null, `${t.ruleset} · ${t.players} players · `,
-        humans.length ? `${taken} of ${humans.length} people seated` : "bots only", t.status === "playing" ? " · playing" : ""),
+        humans.length === 1 ? (taken ? "1 person seated" : "a seat for 1 person") : humans.length ? `${taken} of ${humans.length} people seated` : "bots only",
+        t.status === "playing" ? " · playing" : ""),
       h("div.who", null, "Seats: " + who.join(", ")),
       t.settings && t.settings.deal_chosen ? h("div.small.seeded", null, "Chosen seed: its chooser can know every card") : null,
       h("div.btnrow", null, h("a.button" + (label === "Join" ? ".primary" : ""), { href: url, "aria-label": `${label}: ${t.name || t.ruleset}` }, label),
@@ -82,7 +83,7 @@ RK.Lobby = (function () {
     const name = h("input#c-name", { name: "name", autocomplete: "nickname", maxlength: 40, required: true,
       value: RK.store.get("name", "") });
     const source = h("select#c-source", { name: "source" },
-      h("option", { value: "ruleset" }, "a ruleset"), h("option", { value: "file" }, "a house-rules file"));
+      h("option", { value: "ruleset" }, "one of rummykit's rulesets"), h("option", { value: "file" }, "a house-rules file (TOML)"));
     const rs = h("select#c-ruleset", { name: "ruleset" },
       rulesets.map((r) => h("option", { value: r.id, selected: r.id === "contract" }, `${r.name} (${r.id})`)));
     const file = h("input#c-file", { type: "file", accept: ".toml,text/plain", name: "rules" });
@@ -153,7 +154,7 @@ RK.Lobby = (function () {
 
     f.append(
       field("Your name", name),
-      field("Play", source),
+      field("Rules from", source),
       field("Ruleset", rs),
       field("House-rules file (TOML)", file),
       field("Players", players),

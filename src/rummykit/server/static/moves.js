@@ -97,11 +97,6 @@ RK.Moves = (function () {
     if (L.discard.size) main.push(cardMove(A, "discard", L.discard, "Discard", sel, "primary"));
     if (L.shanghaiDiscard.size) main.push(cardMove(A, "shanghai", L.shanghaiDiscard, "Discard calling Shanghai:", sel));
     if (L.rummy.size) main.push(cardMove(A, "rummy", L.rummy, "Call Rummy, shedding", sel));
-    const built = A.builtMeld();
-    if (built) {
-      main.push(btn(A, built.text, `Meld ${built.words}`, { cls: built.ok ? "primary" : "", fk: "meld-built", key: "m",
-        disabled: !built.ok, onclick: A.playBuilt }));
-    }
     // lay-offs and swaps of the selected cards (all of them when nothing is selected)
     const lay = sel.length ? L.layoffs.filter((a) => selCards.has(a.split(/\s+/)[1].split("=")[0])) : L.layoffs;
     const swaps = sel.length ? L.swaps.filter((a) => selCards.has(a.split(/\s+/)[1])) : L.swaps;
@@ -109,7 +104,7 @@ RK.Moves = (function () {
       .concat(swaps.map((a) => { const [, c, n] = a.split(/\s+/); return btn(A, a, `Swap ${RK.cardShort(c)} into meld ${n} for its wild`); }))
       .concat(L.shanghaiLay.map((a) => btn(A, a, `Shanghai: lay ${layoffWords(a, v, nm)}`)));
     if (fits.length) more.push(h("div.fits", { role: "group", "aria-label": sel.length ? "Where the selected cards fit" : "Cards that fit a meld on the table" }, fits));
-    if (L.melds.length) {
+    if (L.melds.length && !(A.H && A.H.groups.length)) {
       more.push(h("details#ways.ways", { open: A.T.waysOpen || null, ontoggle: (ev) => { A.T.waysOpen = ev.target.open; } },
         h("summary", null, L.melds.length === 1 ? "A way to lay down" : `Ways to lay down (${L.melds.length})`),
         h("div.btnrow", null, L.melds.slice(0, 12).map((a) => btn(A, a, `Meld ${meldWords(a)}`, { cls: "meld" })))));

@@ -13,7 +13,7 @@ RK.Side = (function () {
 
   function create(A) {
     const tid = A.T.id;
-    S = { tab: "log", open: false, chat: [], unread: 0, muted: new Set(RK.store.get("mute." + tid, [])), chatPending: false, A, tid };
+    S = { tab: "log", open: false, chat: [], unread: 0, past: [], muted: new Set(RK.store.get("mute." + tid, [])), chatPending: false, A, tid };
     const tabs = ["log", "chat", "table"].map((t) => h("button.tab", { type: "button", role: "tab", id: `tab-${t}`,
       "aria-controls": `pane-${t}`, dataset: { tab: t }, onclick: () => showTab(t) },
     { log: "Log", chat: "Chat", table: "Table" }[t], t === "chat" ? h("span#chat-unread.unread") : null));
@@ -91,7 +91,8 @@ RK.Side = (function () {
       const log = RK.Board.logPanel(v, nm);
       log.dataset.atEnd = atEnd ? "1" : "0";
       log.addEventListener("scroll", () => { log.dataset.atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 8 ? "1" : "0"; });
-      paneLog.replaceChildren(log);
+      paneLog.replaceChildren(...S.past.map((p) => h("details.log-past", null, h("summary", null, `Deal ${p.round}`),
+        h("ol.log", null, p.items.map((t) => h("li", null, t))))), log);
       if (atEnd) log.scrollTop = log.scrollHeight;
     } else paneLog.replaceChildren(h("p.muted.small", null, "Nothing has happened yet."));
     drawTablePane(A);
@@ -145,7 +146,14 @@ RK.Side = (function () {
     return h("div#typebox", null, h("h2", null, "Type a move"),
       h("form.row", { onsubmit: (ev) => { ev.preventDefault(); const t = input.value.trim(); if (t) { S.A.send(t); input.value = ""; } } },
         h("label.sr", { for: "typed" }, "Move"), input, h("button", { type: "submit" }, "Send")),
-      h("p#typed-help.small.muted", null, "draw, take, meld 7C 7D 7S, layoff 9H 3, swap 5H 2, discard 7H, buy, pass, shanghai 9H, rummy 7H"));
+      h("p#typed-help.small.muted", null, "In rummykit's notation (TS is the ten of spades). For example: draw, take, "
+        + "meld 7C 7D 7S, layoff 9H 3, swap 5H 2, discard 7H, and where the rules have them: buy, pass, shanghai 9H, rummy 7H."));
+  }
+
+  /* An earlier deal's log, kept while the page is open (the server's view has this deal's). */
+  function keepLog(round, log, nm) {
+    if (!S || S.past.some((p) => p.round === round)) return;
+    S.past.push({ round, items: log.map((e) => RK.Board.cardsInText(RK.Board.named(e.text, nm))) });
   }
 
   /* ---- the chat ---- */
@@ -297,6 +305,15 @@ RK.Side = (function () {
     const d = dialog("settings-dlg", "Settings", kids, () => A.render());
   }
 
+  function pileDialog(A) {
+    const v = A.T.msg && A.T.msg.view;
+    if (!v) return;
+    const d = dialog("pile-dlg", "The discard pile", [
+      h("p.small", null, `${RK.plural(v.discard_size, "card")}, bottom to top:`),
+      h("div.pile-list", null, RK.cardsLine(v.discard_pile || [])),
+      h("div.btnrow", null, h("button.primary", { type: "button", onclick: () => d.close() }, "Close"))]);
+  }
+
   function warnDialog(A, x, fits, go) {
     const nm = RK.Board.names(A.T.msg.seats, A.T.msg.view.players);
     const where = fits.map((a) => RK.Moves.layoffWords(a, A.T.msg.view, nm)).slice(0, 3).join("; ");
@@ -322,5 +339,5 @@ RK.Side = (function () {
   }
 
   return { create, stop, update, open, close, isOpen, unreadBadge, chat, chatError, inviteRow,
-    resultDialog, closeResult, settingsDialog, warnDialog, chooseDialog };
+    resultDialog, closeResult, settingsDialog, warnDialog, chooseDialog, pileDialog, keepLog };
 })();

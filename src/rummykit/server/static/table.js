@@ -239,7 +239,8 @@ RK.Table = (function () {
     const log = v.log || [];
     const fresh = ov && ov.round === v.round ? log.slice(Math.min(T.logSeen, log.length)) : [];
     T.logSeen = log.length;
-    for (const e of fresh.slice(-3)) announce(RK.Board.named(e.text, nm));
+    for (const e of fresh.slice(-3)) announce(RK.Board.cardsInText(RK.Board.named(e.text, nm)));
+    if (ov && ov.round !== v.round && ov.log) RK.Side.keepLog(ov.round, ov.log, nm);
     T.newTop = !!(ov && ov.discard_top !== v.discard_top && v.discard_top);
     const before = new Set(((ov && ov.round === v.round && ov.meld_info) || []).map((x) => x.number));
     T.freshMelds = ov ? new Set((v.meld_info || []).map((x) => x.number).filter((n) => !before.has(n))) : new Set();
@@ -296,8 +297,8 @@ RK.Table = (function () {
   function onArrange(m) {
     if (!T.H) return;
     RK.Hand.arrange(T.H, m.groups || [], m.rest || []);
-    T.notice = m.text || "";
-    announce(m.text || "Hand arranged.");
+    T.H.said = m.text ? RK.Board.cardsInText(m.text) : "";
+    announce(T.H.said || "Hand arranged.");
     renderNews();
   }
 
@@ -493,6 +494,7 @@ RK.Table = (function () {
     if (T.H) T.H.fresh = new Set();
     T.newTop = false;
     T.freshMelds = new Set();
+    moreBelow();
   }
 
   function draw() {
@@ -513,18 +515,25 @@ RK.Table = (function () {
     const L = RK.Moves.sortLegal(legal);
     const pileOpts = {
       newTop: T.newTop,
+      onWhole: () => RK.Side.pileDialog(api()),
       claim: w ? RK.Moves.claimBox(A, v, legal, w, nm) : null,
       stock: legal.includes("draw") ? { class: "pile stock live", dataset: { drop: "stock", drag: "stock" }, onclick: () => send("draw"), title: "Draw from the stock (click or drag to your hand)" } : null,
       pile: legal.includes("take") || legal.includes("draw both") ? { class: "pile discard live", dataset: { drop: "discard", drag: "pile" },
         onclick: () => send(legal.includes("take") ? "take" : "draw both"), title: "Take the top card (click or drag to your hand)" } : null,
     };
-    const buildable = mine && !over && T.H && (T.H.groups.length || (myTurn() && (v.phase === "play" || L.melds.length)));
-    const build = buildable ? RK.Hand.buildArea(T.H, { check: T.check, onGroup: groupSelected, onUngroup: ungroup }) : null;
+    // the meld areas: while the seat may meld now, or is building toward its contract
+    const downNow = v.down && v.down[seat] && v.contract !== "no contract";
+    const buildable = mine && !over && T.H && (T.H.groups.length
+      || (myTurn() && (L.melds.length > 0 || (v.phase === "play" && !downNow))));
+    const build = buildable ? RK.Hand.buildArea(T.H, { check: T.check, onGroup: groupSelected, onUngroup: ungroup,
+      built: builtMeld(), canAct: T.online && !T.pending, onMeld: api().playBuilt }) : null;
     const layTargets = mine && T.online && !T.pending && (L.layoffs.length || L.swaps.length);
     parts.push(h("div.felt", null, RK.Board.piles(v, pileOpts),
       RK.Board.melds(v, nm, { me: seat, build, drop: layTargets, fresh: T.freshMelds })));
     if (mine && v.hand && T.H) {
-      const title = `Your hand (${v.hand.length}) · ${v.scores[seat]} pts${v.down && v.down[seat] && v.contract !== "no contract" ? " · down" : ""}`;
+      const building = T.H.groups.flat().length;
+      const title = `Your hand: ${RK.plural(v.hand.length, "card")}${building ? ` (${building} in the meld areas)` : ""}`
+        + ` · score ${v.scores[seat]}${downNow ? " · down" : ""}`;
       parts.push(RK.Hand.panel(T.H, v, { title, onToggle: toggle, onKey: handKey, onSort: sortBy,
         canArrange: !over && T.online, onArrange: () => sendMsg({ type: "arrange" }) }));
     }
@@ -580,7 +589,7 @@ RK.Table = (function () {
         h("strong", null, `A bot played for you ${why}: `), m.stand_in.moves.map(moveWords).join(", ") + ". ",
         h("button.tool", { type: "button", dataset: { fk: "away-ok" }, onclick: () => sendMsg({ type: "stand_in_seen" }) }, "OK")));
     }
-    if (m && m.pause && m.view && !m.view.is_over) {
+    if (m && m.pause && m.view && !m.view.is_over && !document.querySelector("dialog#result-dlg[open]")) {
       out.push(h("div#pause.banner", { role: "status" }, `Deal ${m.pause.round + 1} starts in `,
         h("span.countdown", { dataset: { deadline: m.pause.until } }, `${RK.secondsLeft(m.pause.until, T.offset)} s`),
         (m.pause.waiting || []).length ? ` or when everyone is ready.` : ".", " ",
@@ -680,6 +689,44 @@ RK.Table = (function () {
     if (el) el.focus();
   }
 
+  /* "More melds below": the melds scroll inside the felt, and say so when some are hidden. */
+  function moreBelow() {
+    const el = document.getElementById("melds");
+    if (!el) return;
+    const mark = () => {
+      const hidden = el.scrollHeight - el.scrollTop - el.clientHeight > 8;
+      let tag = el.querySelector(".more-below");
+      if (hidden && !tag) el.append(tag = h("span.more-below", { "aria-hidden": "true" }, "▼ more melds below"));
+      if (!hidden && tag) tag.remove();
+    };
+    el.addEventListener("scroll", mark, { passive: true });
+    mark();
+  }
+
+  /* A tap on a place a card could be dragged to, with cards selected, puts them there. */
+  function tapPlace(ev) {
+    if (!T || !T.H || !T.msg || ev.defaultPrevented) return;
+    const zone = ev.target.closest && ev.target.closest("[data-drop]");
+    if (!zone || ev.target.closest("button:not(.hc), a, input, summary")) return;
+    const sel = RK.Hand.selected(T.H);
+    if (!sel.length) return;
+    const [place, arg] = zone.dataset.drop.split(":");
+    const legal = T.msg.legal || [];
+    if (place === "group" && document.getElementById("build")) {
+      RK.Hand.addToGroup(T.H, sel.map((x) => x.id), arg === "new" ? "new" : +arg);
+      askCheck();
+      render();
+    } else if (place === "discard" && sel.length === 1 && legal.includes(`discard ${sel[0].card}`) && T.online && !T.pending) {
+      cardMove("discard", sel[0]);
+    } else if (place === "meld" && sel.length === 1 && T.online && !T.pending) {
+      const options = legalFor(sel[0].card, +arg);
+      const go = (a) => { T.H.out.add(sel[0].id); send(a); };
+      if (options.length === 1) go(options[0]);
+      else if (options.length) RK.Side.chooseDialog(api(), options, go);
+    }
+  }
+  document.addEventListener("click", tapPlace);
+
   /* Lay the cards of the hand out in the room there is: overlapping in one row, or in
      more rows where a card would show less than a finger's width. */
   function fitHand() {
@@ -694,15 +741,24 @@ RK.Table = (function () {
     const rows = Math.ceil(n / perRow);
     const per = Math.ceil(n / rows);
     // one row with room to spare: side by side; else overlapping, the corners showing
-    const step = per > 1 ? Math.min(rows === 1 ? cw + 6 : cw * 0.8, (wide - cw) / (per - 1)) : cw;
-    const used = cw + (per - 1) * step;
+    // the groups "Arrange" made are set apart by a little space (when there is room)
+    const kids = [...row.children];
+    const breaks = kids.map((el) => el.classList.contains("brk"));
+    const gap = rows === 1 ? Math.min(12, Math.max(0, (wide - cw - (per - 1) * 30) / Math.max(1, breaks.filter(Boolean).length))) : 0;
+    const nGaps = breaks.slice(0, -1).filter(Boolean).length;
+    const step = per > 1 ? Math.min(rows === 1 ? cw + 6 : cw * 0.8, (wide - cw - nGaps * gap) / (per - 1)) : cw;
+    const used = cw + (per - 1) * step + nGaps * gap;
     row.style.setProperty("--step", `${step}px`);
     row.style.setProperty("--left", `${Math.max(0, (wide - used) / 2)}px`);
     row.style.setProperty("--rows", rows);
     row.style.setProperty("--per", per);
-    [...row.children].forEach((el, k) => {
+    let extra = 0;
+    kids.forEach((el, k) => {
+      if (k % per === 0) extra = 0;
       el.style.setProperty("--col", k % per);
       el.style.setProperty("--row", Math.floor(k / per));
+      el.style.setProperty("--gap", `${extra}px`);
+      if (breaks[k]) extra += gap;
     });
   }
   window.addEventListener("resize", () => { if (T) fitHand(); });
