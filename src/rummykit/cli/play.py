@@ -22,10 +22,11 @@ if TYPE_CHECKING:
 DB_HELP = "The games database (default: rummykit's file in your user data folder)."
 
 
-def open_store(db: str | None, *, create: bool = True, missing: str = "") -> Store:
+def open_store(db: str | None, *, create: bool = True, missing: str = "", verify: bool = False) -> Store:
     """The games database.  Reading commands pass ``create=False``: a missing file is an
     error there (nothing is created, not even its folder); ``missing`` words it, with
-    ``{path}``."""
+    ``{path}``.  The commands that write pass ``verify``: every stored row is read first, so
+    nothing is added to a file with damage inside a stored value."""
     from ..store import default_path
 
     path = Path(db) if db is not None else default_path()
@@ -36,9 +37,16 @@ def open_store(db: str | None, *, create: bool = True, missing: str = "") -> Sto
         what = "is a folder, not a games database" if path.is_dir() else "does not exist"
         raise click.ClickException(f"{path} {what}{where}: `rummykit play` starts a game and creates it.")
     try:
-        return Store(path)
+        store = Store(path)
     except StoreError as e:
         raise click.ClickException(str(e)) from None
+    if verify:
+        try:
+            store.verify()
+        except StoreError as e:
+            store.close()
+            raise click.ClickException(str(e)) from None
+    return store
 
 
 def did_you_mean(word: str, choices: list[str] | tuple[str, ...]) -> str:
@@ -136,7 +144,7 @@ def play(variant: str, players: int, bots: str, rules_file: str | None, seed: in
     check_levels(levels)
     if speed < 0:
         raise click.UsageError("--speed must be 0 or more")
-    store = open_store(db)
+    store = open_store(db, verify=True)
     with store:
         session = Session.start(store, v, players, levels, seed=seed, name=name)
         _run(session, v, plain, speed, cards)
@@ -155,7 +163,7 @@ def resume(game_id: int | None, speed: float, plain: bool, cards: str, db: str |
     from ..play.session import Session
 
     nothing = "There is no unfinished game to resume: {path} does not exist yet; `rummykit play` starts one."
-    with open_store(db, create=False, missing=nothing) as store:
+    with open_store(db, create=False, missing=nothing, verify=True) as store:
         try:
             saved = store.game(game_id) if game_id is not None else store.last_unfinished()
         except StoreError as e:
