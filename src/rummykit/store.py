@@ -352,7 +352,10 @@ class Store:
         with self._reading(f"game {gid}"):
             row = self.db.execute(f"SELECT {self._COLS} FROM games WHERE id = ?", (gid,)).fetchone()
         if row is None:
-            raise StoreError(f"there is no game {gid} in {self.path}; `rummykit games` lists them")
+            from .invoked import command
+
+            raise StoreError(f"there is no game {gid} in {self.path}; `{command('games', db=self.path)}` "
+                             "lists them")
         return self._row(row)
 
     def last_unfinished(self) -> SavedGame | None:
