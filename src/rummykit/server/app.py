@@ -18,7 +18,7 @@ from ..rules.registry import ORDER, RulesError, Variant, _merge, _raw_builtin, b
 from ..rules.spec import RuleSpec
 from .cluster import Cluster, Relay
 from .gcpolicy import quiet_gc
-from .limits import FLOOD, BodyLimit, Bucket, Limits, PerIP, client_ip
+from .limits import CLOSED, FLOOD, FLOODING, OVERSIZE, BodyLimit, Bucket, Inbox, Limits, PerIP, client_ip
 from .replay import Replays
 from .storage import Storage
 from .tables import BOT_LEVELS, OVERFLOW, Conn, Hub, Refused, Table
@@ -389,37 +389,28 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
                 return
         conn = Conn(seat, log=LogCursor() if websocket.query_params.get("log") == "delta" else None)
         writer = asyncio.create_task(_writer(websocket, conn))
+        inbox = Inbox(limits)
+        reader = asyncio.create_task(_reader(websocket, inbox, limits))
         t.connect(conn)
         bucket = Bucket(limits.ws_rate, limits.ws_burst)
-        strikes = 0
         try:
             while True:
-                m = await websocket.receive()
-                if m["type"] == "websocket.disconnect":
+                text = await inbox.get()
+                if text == CLOSED:
                     break
-                text = m.get("text")
-                if text is None:
-                    raw = m.get("bytes") or b""
-                    if limits.ws_max_message and len(raw) > limits.ws_max_message:
-                        text = None
-                    else:
-                        text = raw.decode("utf-8", "replace")
-                if text is None or (limits.ws_max_message and len(text) * 4 > limits.ws_max_message
-                                    and len(text.encode()) > limits.ws_max_message):
+                if text == OVERSIZE:
                     conn.out.put_nowait(TOO_BIG)
                     break
+                if text == FLOODING:  # it kept sending without waiting: its backlog passed the limit
+                    conn.send({"type": "error", "code": "rate_limited",
+                               "message": f"too many messages: at most {limits.ws_rate:g} a second "
+                                          f"({limits.ws_burst} at once), and more than "
+                                          f"{FLOOD * limits.ws_burst} sent without waiting; closing"})
+                    conn.out.put_nowait(FLOODED)
+                    break
                 wait = bucket.delay()
-                if wait:  # over the rate: read on later (a flood is slowed; one that never stops, cut)
-                    strikes += 1
-                    if strikes > FLOOD * limits.ws_burst:
-                        conn.send({"type": "error", "code": "rate_limited",
-                                   "message": f"too many messages: at most {limits.ws_rate:g} a second "
-                                              f"({limits.ws_burst} at once); closing"})
-                        conn.out.put_nowait(FLOODED)
-                        break
+                if wait:  # over the rate: handled a little later (slowed, never dropped)
                     await asyncio.sleep(wait)
-                else:
-                    strikes = 0
                 try:
                     data = json.loads(text)
                 except (ValueError, RecursionError):  # RecursionError: nested too deep
@@ -427,9 +418,10 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
                                "message": "a message must be JSON (not nested too deep)"})
                     continue
                 t.handle(conn, data)
-        except (WebSocketDisconnect, RuntimeError):
-            pass  # the client went away, or this process lost the table's lease: nobody to answer
+        except RuntimeError:
+            pass  # this process lost the table's lease: nobody to answer
         finally:
+            reader.cancel()
             t.disconnect(conn)
             conn.out.put_nowait(None)
             try:
@@ -474,6 +466,35 @@ async def _deny(websocket: WebSocket, status: int, detail: str) -> None:
     await websocket.accept()
     await websocket.send_json({"type": "error", "code": "rate_limited", "message": detail})
     await websocket.close(code=1008)
+
+
+async def _reader(websocket: WebSocket, inbox: Inbox, limits: Limits) -> None:
+    """Read what the client sends, as it comes, into its inbox (limits.py): the backlog
+    tells a client that waits for its answers from one that floods."""
+    try:
+        while True:
+            m = await websocket.receive()
+            if m["type"] == "websocket.disconnect":
+                break
+            text = m.get("text")
+            if text is None:
+                raw = m.get("bytes") or b""
+                if limits.ws_max_message and len(raw) > limits.ws_max_message:
+                    inbox.close(OVERSIZE)
+                    return
+                text = raw.decode("utf-8", "replace")
+            if limits.ws_max_message and len(text) * 4 > limits.ws_max_message \
+                    and len(text.encode()) > limits.ws_max_message:
+                inbox.close(OVERSIZE)
+                return
+            if not inbox.put(text):
+                inbox.close(FLOODING)
+                return
+            await inbox.room()
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the client went away (or the socket was closed under the reader)
+    finally:
+        inbox.close(CLOSED)
 
 
 async def _writer(websocket: WebSocket, conn: Conn) -> None:
