@@ -168,9 +168,9 @@ def test_two_join_bots_play_a_whole_basic_game_against_each_other_at_full_speed(
     with running_server(f"sqlite:///{tmp_path / 'j.db'}") as base:
         tid = create_table(base, ruleset="basic", seats=["human", "human"], seed=5, hints=False)
         start = time.monotonic()
-        procs = [subprocess.Popen([sys.executable, "-m", "rummykit.cli.main", "join", f"{base}/t/{tid}",
-                                   "--name", f"Robo{i}", "--bot", "medium", "--seed", str(i)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(2)]
+        cmd = [sys.executable, "-m", "rummykit.cli.main", "join", f"{base}/t/{tid}", "--bot", "medium"]
+        procs = [subprocess.Popen([*cmd, "--name", f"Robo{i}", "--seed", str(i)], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for i in range(2)]
         outs = []
         try:
             for p in procs:

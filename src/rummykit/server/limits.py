@@ -113,6 +113,7 @@ class Inbox:
         self.items: deque[str] = deque()
         self.size = 0  # bytes (characters) waiting
         self.end: str | None = None  # CLOSED, FLOODING or OVERSIZE once no more will come
+        self.code: int | None = None  # the close code the client sent, once it closed
         self.max_items = FLOOD * limits.ws_burst if limits.ws_rate else 0
         self.max_size = FLOOD * limits.ws_max_message if limits.ws_rate and limits.ws_max_message else 0
         self._ready = asyncio.Event()
@@ -215,9 +216,10 @@ class BodyLimit:
     """ASGI middleware: an HTTP request body over ``limit`` bytes gets 413 with a JSON
     ``detail`` (by its Content-Length at once, else as soon as the stream passes it)."""
 
-    def __init__(self, app: ASGIApp, limit: int):
+    def __init__(self, app: ASGIApp, limit: int, on_refused: Callable[[Scope, str], None] | None = None):
         self.app = app
         self.limit = limit
+        self.on_refused = on_refused  # told of each request refused (413), with what it was told
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not self.limit:
@@ -231,7 +233,7 @@ class BodyLimit:
                     await _json(send, 400, "Content-Length is not a number")
                     return
                 if n > self.limit:
-                    await _json(send, 413, f"the request body is larger than {self.limit} bytes")
+                    await self._refuse(scope, send)
                     return
         # read the body here (bounded), then hand it to the app
         chunks: list[bytes] = []
@@ -243,7 +245,7 @@ class BodyLimit:
             body = m.get("body", b"")
             size += len(body)
             if size > self.limit:
-                await _json(send, 413, f"the request body is larger than {self.limit} bytes")
+                await self._refuse(scope, send)
                 return
             chunks.append(body)
             if not m.get("more_body", False):
@@ -259,6 +261,12 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        detail = f"the request body is larger than {self.limit} bytes"
+        if self.on_refused is not None:
+            self.on_refused(scope, detail)
+        await _json(send, 413, detail)
 
 
 async def _json(send: Send, status: int, detail: str) -> None:

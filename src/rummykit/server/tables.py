@@ -30,6 +30,7 @@ from ..engine.game import Game, IllegalActionError, fresh_seed, new_game, replay
 from ..engine.scoring import number
 from ..players import make_player
 from ..rules.registry import Variant
+from .observe import Observer
 from .storage import Change, LeaseLost, Storage, StoredTable
 from .wire import LogCursor, encode, with_log_from
 
@@ -309,6 +310,7 @@ class Table:
         self.saved += len(ch.moves)
         self.moves, self.claims, self.seat_changes = [], [], []
         self.stored_state = ch.state_id
+        self.hub.observe.stored(self, ch)
 
     def _commit(self) -> None:
         """Store what changed in one transaction, before anyone hears of it."""
@@ -333,6 +335,7 @@ class Table:
         """The change is stored: schedule (it sets the turn's deadline), then tell everyone."""
         self._schedule()
         self.broadcast()
+        self.hub.observe.told(self)
 
     def rematch_made(self, rid: str) -> None:
         """The rematch's table is ``rid``: everyone hears of it under a new state_id (a
@@ -340,14 +343,17 @@ class Table:
         self.rematch = rid
         self.state_id += 1
         self._changed()
+        self.hub.observe.rematch(self, rid)
 
     # -- connections ------------------------------------------------------------------------
 
     def connect(self, conn: Conn) -> None:
         self.conns.add(conn)
         if conn.seat is not None:
+            self.seats[conn.seat].connections += 1
+        self.hub.observe.connected(self, conn)
+        if conn.seat is not None:
             s = self.seats[conn.seat]
-            s.connections += 1
             if s.grace is not None:
                 s.grace.cancel()
                 s.grace = None
@@ -364,10 +370,12 @@ class Table:
         if conn not in self.conns:
             return
         self.conns.discard(conn)
+        if conn.seat is not None:
+            self.seats[conn.seat].connections -= 1
+        self.hub.observe.disconnected(self, conn)
         if conn.seat is None:
             return
         s = self.seats[conn.seat]
-        s.connections -= 1
         if s.connections == 0:
             self._start_grace(conn.seat)
             self.state_id += 1
@@ -751,8 +759,10 @@ class Table:
 class Hub:
     """Every table of this server process; unfinished ones come back from storage at start-up."""
 
-    def __init__(self, storage: Storage):
+    def __init__(self, storage: Storage, observe: Observer | None = None):
         self.storage = storage
+        self.observe = observe if observe is not None else Observer()  # the log and the metrics
+        self.observe.hub = self
         self.tables: dict[str, Table] = {}
         self._gathered: dict[str, Table] = {}  # changed this turn of the loop, not stored yet
 
@@ -796,6 +806,7 @@ class Hub:
                 except Exception:
                     log.exception("table %s: its change could not be stored; dropped from memory", t.id)
                     self.forget(t)
+                    self.observe.dropped(t, "its change could not be stored")
                     lost.add(t.id)
             changes = {}
         for t in tables:
@@ -927,6 +938,7 @@ class Hub:
                                             [(s.kind, s.name) for s in seat_objs])
         t = Table(self, tid, name, g.base_variant, g, settings, seat_objs, status, 0, created, 0)
         self.tables[tid] = t
+        self.observe.table_created(t)
         if status == "playing":
             t.state_id += 1
             t._changed()
