@@ -256,7 +256,7 @@ class Table:
             a, why = HeuristicPlayer(self._bot_seed(seat), self.game.variant).explain(
                 view, self.game.legal_actions())
         except Exception:  # a hint is a nicety; never let it break the table
-            log.exception("hint failed")
+            log.exception("table %s: a hint failed", self.id)
             return None
         return {"action": format_action(a), "why": why}
 
