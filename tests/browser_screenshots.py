@@ -1,98 +1,80 @@
-"""Take the README's screenshots of the browser app: docs/lobby.png and docs/table.png.
+"""Take the README's screenshots of the browser app: docs/lobby.png, docs/table.png (a
+desktop window, 1280x800) and docs/table-phone.png (a phone, 390x844), mid-turn.
 
     .venv/bin/python tests/browser_screenshots.py
 
 Starts a server on 127.0.0.1 (a free port, a temporary SQLite file), fills the lobby with
-a few tables, plays a game of Contract by clicking until melds are on the table, and
-shoots both pages with Debian's Chromium through Playwright."""
+a few tables, plays Contract Rummy by dragging and clicking as a person does until melds
+are on the table, and shoots the pages with Debian's Chromium through Playwright."""
 
 from __future__ import annotations
 
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
-import uvicorn
-from playwright.sync_api import sync_playwright
-
 sys.path.insert(0, str(Path(__file__).parent))
-from test_browser import (  # noqa: E402
-    CHROMIUM_ARGS,
-    READY,
-    api,
-    chromium_path,
-    free_port,
-    join,
-    make_table,
-    play_one_move,
-)
-
-from rummykit.server.app import create_app  # noqa: E402
+from browserkit import DESKTOP, PHONE, READY, Person, api, join, launch, make_table, start_server  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 def main() -> None:
-    exe = chromium_path()
-    if exe is None:
-        sys.exit("Chromium is missing: apt-get install -y chromium fonts-liberation")
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        srv = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{tmp}/s.db"), host="127.0.0.1",
-                                            port=port, log_level="warning"))
-        th = threading.Thread(target=srv.run, daemon=True)
-        th.start()
-        t0 = time.monotonic()
-        while not srv.started and time.monotonic() - t0 < 30:
-            time.sleep(0.05)
-        base = f"http://127.0.0.1:{port}"
+        srv, th, base, _ = start_server(Path(tmp) / "s.db")
         try:
-            shoot(base, exe)
+            shoot(base)
         finally:
             srv.should_exit = True
             th.join(15)
 
 
-def shoot(base: str, exe: str) -> None:
-    # a lobby with a table waiting for people and two being played
-    wait = make_table(base, ruleset="may-i", seats=["human", "human", "human", "bot:hard"], bot_delay=0.6)
-    api(base, "POST", f"/api/tables/{wait}/join", {"name": "Grandma Jo"})
-    make_table(base, ruleset="liverpool", seats=["bot:medium"] * 4, bot_delay=2, options={"deals": 7})
+def play_until_melds(page: object, person: Person, melds: int) -> None:
+    """Play on until ``melds`` melds are on the table and it is this seat's turn to discard."""
+    for _ in range(400):
+        now = page.evaluate(READY)  # type: ignore[attr-defined]
+        if now and now["kind"] == "result":
+            page.locator("#next-deal").click()  # type: ignore[attr-defined]
+            continue
+        if page.locator("#melds li.meld").count() >= melds and now and now["kind"] == "play" \
+                and not now["hint"].startswith(("meld", "layoff")):  # type: ignore[attr-defined]
+            return
+        if now:
+            person.move()
+        else:
+            page.wait_for_timeout(50)  # type: ignore[attr-defined]
+
+
+def shoot(base: str) -> None:
+    wait = make_table(base, ruleset="may-i", seats=["human", "human", "human", "bot:hard"],
+                      name="Friday May I?")
+    api(base, "POST", f"/api/tables/{wait}/join", {"name": "Cleo"})
+    make_table(base, ruleset="liverpool", seats=["bot:easy", "bot:medium", "bot:hard"], bot_delay=1)
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        ctx = b.new_context(viewport={"width": 1200, "height": 900}, device_scale_factor=1)
-        ctx.set_default_timeout(20_000)
+        b = launch(p)
+        for size, name in ((DESKTOP, "table.png"), (PHONE, "table-phone.png")):
+            ctx = b.new_context(viewport=size, has_touch=size is PHONE)
+            page = ctx.new_page()
+            seats = ["human", "bot:medium", "bot:medium", "bot:hard"]
+            names = {"1": "Robo", "2": "Deep Blue", "3": "Ada"}
+            tid = make_table(base, ruleset="contract", seats=seats, names=names, bot_delay=0.05, claim_seconds=1)
+            join(page, base, tid, "Ann")
+            person = Person(page)
+            play_until_melds(page, person, 3)
+            page.locator("#cards button.hc").nth(2).click()
+            page.wait_for_timeout(600)
+            page.screenshot(path=str(DOCS / name))
+            ctx.close()
+        ctx = b.new_context(viewport=DESKTOP)
         page = ctx.new_page()
-        tid = make_table(base, ruleset="contract", seats=["human", "bot:medium", "bot:hard", "bot:easy"],
-                         seed=21, claim_seconds=0.5, names={"1": "Robo", "2": "Deep Blue", "3": "Rookie"})
-        join(page, base, tid, "Ann")
         page.goto(base + "/")
-        page.wait_for_selector("#tables table")
-        page.wait_for_selector("#create")
-        page.fill("#c-name", "Ann")
-        page.screenshot(path=str(DOCS / "lobby.png"), full_page=True)
-        # a game of Contract, played by clicking, until melds are down and it is Ann's move
-        page.goto(f"{base}/t/{tid}")
-        page.wait_for_selector("#cards button.card")
-        for _ in range(300):
-            state = page.wait_for_function(READY).json_value()
-            if page.locator("#melds li.meld").count() >= 3 and state["kind"] in ("play", "discard"):
-                page.wait_for_timeout(1500)  # claim windows of the others close first
-                if page.evaluate(READY) == state:
-                    break  # Ann's move: nothing changes until she makes it
-                continue
-            play_one_move(page)
-        if page.locator("#error").count():
-            page.click("#error button")
-        page.keyboard.press("Escape")
-        cards = page.locator("#cards button.card[data-discard]")
-        cards.nth(cards.count() - 1).click()
-        page.mouse.move(0, 0)
-        page.screenshot(path=str(DOCS / "table.png"), full_page=True)
+        page.wait_for_selector("#open-list")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(DOCS / "lobby.png"))
+        ctx.close()
         b.close()
-    print("wrote", DOCS / "lobby.png", "and", DOCS / "table.png")
+    print("wrote", ", ".join(str(DOCS / n) for n in ("lobby.png", "table.png", "table-phone.png")))
 
 
 if __name__ == "__main__":

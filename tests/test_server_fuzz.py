@@ -531,7 +531,7 @@ def test_a_flood_of_messages_is_slowed_to_the_rate_then_cut_off(tmp_path: Path) 
     with TestClient(app_for(tmp_path, ws_rate=50, ws_burst=10)) as client:
         tid = client.post("/api/tables", json={"ruleset": "basic", "seats": ["human", "human"]}).json()["id"]
         with client.websocket_connect(f"/ws/tables/{tid}") as ws:
-            assert ws.receive_json()["type"] == "state"
+            assert [ws.receive_json()["type"] for _ in range(2)] == ["state", "chat_log"]
             start = time.monotonic()
             for _ in range(40):  # 10 at once, then 30 at 50 a second: slowed, all answered
                 ws.send_text('{"type": "ping"}')
@@ -550,6 +550,7 @@ def test_a_flood_of_messages_is_slowed_to_the_rate_then_cut_off(tmp_path: Path) 
             assert len(got) <= FLOOD * 10 + 1
         # a new connection starts with a full bucket
         with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.receive_json()  # (the state, then the chat's log)
             ws.receive_json()
             ws.send_text('{"type": "ping"}')
             assert ws.receive_json()["type"] == "pong"
@@ -748,12 +749,14 @@ def test_oversized_messages_and_bodies_through_a_real_socket(tmp_path: Path) -> 
         async def run() -> None:
             async with websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/{tid}", max_size=2**24) as ws:
                 assert json.loads(await ws.recv())["type"] == "state"
+                assert json.loads(await ws.recv())["type"] == "chat_log"
                 await ws.send("x" * 5000)
                 with pytest.raises(websockets.exceptions.ConnectionClosed) as e:
                     await asyncio.wait_for(ws.recv(), 10)
                 assert e.value.rcvd is not None and e.value.rcvd.code == 1009
             async with websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/{tid}", max_size=2**24) as ws:
                 assert json.loads(await ws.recv())["type"] == "state"
+                assert json.loads(await ws.recv())["type"] == "chat_log"
                 await ws.send('{"type": "ping"}')
                 assert json.loads(await ws.recv())["type"] == "pong"
 

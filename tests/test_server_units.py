@@ -38,7 +38,7 @@ def test_only_a_tokens_hash_is_kept_and_it_is_not_the_token() -> None:
 def test_create_defaults_are_the_designs() -> None:
     req = parse_create({"ruleset": "contract", "seats": ["human", "bot:easy", "bot:hard"]})
     assert req["settings"] == {"bot_delay": 0.6, "claim_seconds": 5.0, "grace_seconds": 30.0,
-                               "turn_seconds": None, "hints": True}
+                               "turn_seconds": None, "hints": True, "deal_break_seconds": 20.0}
     assert req["seed"] is None and req["options"] == {} and req["players"] == 3
 
 
@@ -85,7 +85,10 @@ def test_house_rules_text_may_extend_a_builtin_ruleset_only() -> None:
 
 def test_ruleset_options_are_the_plain_switches_numbers_and_choices() -> None:
     opts = {o["key"]: o for o in ruleset_options(rk.get_variant("contract"))}
-    assert opts["twos_wild"] == {"key": "twos_wild", "type": "bool", "default": False, "help": "Twos wild"}
+    assert opts["twos_wild"] == {
+        "key": "twos_wild", "type": "bool", "default": False, "label": "2s wild",
+        "help": "Whether the 2s are wild cards, like jokers.", "sentence": "2s are not wild.",
+        "sentences": {"true": "2s are wild.", "false": "2s are not wild."}}
     assert opts["ace_mode"]["type"] == "choice" and "wrap" in opts["ace_mode"]["choices"]
     assert opts["min_set"]["min"] == 2
     assert "contracts" not in opts and "pack" not in opts and "id" not in opts

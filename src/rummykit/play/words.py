@@ -102,7 +102,7 @@ def prompt_line(s: Session, v: dict[str, Any]) -> str:
     if phase == "may_i":
         sp = s.game.spec
         b = sp.buying
-        extra = b.extra_cards_by_round.get(v["round"], b.extra_cards) if b else 0
+        extra = sp.buy_penalty(v["round"])
         cost = f" and {extra} card{'s' if extra != 1 else ''} from the stock as a penalty" if extra else ""
         verb = b.verb if b else "May I"
         return f"{s.seat_name(v['turn'])} passed on {top}. {verb}? Buying gives you {top}{cost}."

@@ -328,7 +328,7 @@ class RuleSpec(BaseModel):
                     b = self.buying
                     assert b is not None
                     lim = b.limit_by_round.get(r, b.limit)
-                    more = b.extra_cards_by_round.get(r, b.extra_cards)
+                    more = self.buy_penalty(r)
                     hold = self.pack_size(n) if lim is None else hold + lim * (1 + more)
                 if need > hold:
                     problems.append(
@@ -478,3 +478,11 @@ class RuleSpec(BaseModel):
     def buy_allowed(self, round_no: int) -> bool:
         b = self.buying
         return b is not None and b.enabled and (b.rounds == "all" or round_no in b.rounds)
+
+    def buy_penalty(self, deal: int) -> int:
+        """The cards from the stock a buyer takes besides the discard in deal ``deal`` (its
+        penalty); 0 where that deal has no buying."""
+        b = self.buying
+        if b is None or not self.buy_allowed(deal):
+            return 0
+        return b.extra_cards_by_round.get(deal, b.extra_cards)

@@ -16,10 +16,14 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
+from ..rules import options as words
 from ..rules.registry import ORDER, RulesError, Variant, _merge, _raw_builtin, build_spec, get_variant
 from ..rules.spec import RuleSpec
 from .cluster import Cluster, Relay
+from .extras import DEAL_BREAK_SECONDS
 from .gcpolicy import quiet_gc
 from .limits import CLOSED, FLOOD, FLOODING, OVERSIZE, BodyLimit, Bucket, Inbox, Limits, PerIP, client_ip
 from .observe import Observer, Watch
@@ -83,7 +87,7 @@ def parse_create(body: Any, bot_delay: float = 0.6) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise Invalid("the body must be a JSON object")
     known = {"ruleset", "rules", "players", "seats", "options", "seed", "bot_delay", "claim_seconds",
-             "grace_seconds", "turn_seconds", "hints", "names", "name"}
+             "grace_seconds", "turn_seconds", "hints", "names", "name", "deal_break_seconds"}
     extra = sorted(set(body) - known)
     if extra:
         raise Invalid(f"unknown field {extra[0]!r}; the fields are {', '.join(sorted(known))}")
@@ -141,15 +145,24 @@ def parse_create(body: Any, bot_delay: float = 0.6) -> dict[str, Any]:
     name = body.get("name")
     if name is not None:
         name = check_name(name, "name", 80, "a table name of ")
-    settings = {
+    settings: dict[str, Any] = {
         "bot_delay": _number(body, "bot_delay", bot_delay, 0, 10),
         "claim_seconds": _number(body, "claim_seconds", 5, 0.1, 120),
         "grace_seconds": _number(body, "grace_seconds", 30, 0, 86400),
         "turn_seconds": _number(body, "turn_seconds", None, 1, 86400, nullable=True),
         "hints": hints,
+        "deal_break_seconds": _number(body, "deal_break_seconds", DEAL_BREAK_SECONDS, 0, 120),
     }
+    if rules is not None:  # what the table's house rules are told as differences from
+        settings["extends"] = rules_parent(rules)
     return {"variant": variant, "players": players, "seats": seats, "options": options, "seed": seed,
             "settings": settings, "names": names, "name": name, "rules": rules}
+
+
+def rules_parent(text: str) -> str | None:
+    """The built-in ruleset a house-rules text (valid: see ``variant_from_rules_text``) extends."""
+    parent = tomllib.loads(text.removeprefix("\ufeff")).get("extends")
+    return parent if parent in ORDER else None
 
 
 def check_name(v: Any, what: str = "name", most: int = 40, kind: str = "") -> str:
@@ -171,7 +184,11 @@ def ruleset_options(variant: Variant) -> list[dict[str, Any]]:
             continue
         ann = f.annotation
         default = getattr(spec, key)
-        entry: dict[str, Any] = {"key": key, "default": default, "help": key.replace("_", " ").capitalize()}
+        known = key in words.OPTIONS  # (a key added to the spec later: its name as words)
+        entry: dict[str, Any] = {
+            "key": key, "default": default,
+            "label": words.label(key) if known else key.replace("_", " ").capitalize(),
+            "help": words.help_text(key) if known else key.replace("_", " ").capitalize() + "."}
         if ann is bool:
             entry["type"] = "bool"
         elif ann is int or (get_origin(ann) is not None and set(get_args(ann)) == {int, type(None)}):
@@ -185,8 +202,15 @@ def ruleset_options(variant: Variant) -> list[dict[str, Any]]:
         elif get_origin(ann) is not None and str(get_origin(ann)).endswith("Literal"):
             entry["type"] = "choice"
             entry["choices"] = list(get_args(ann))
+            if known:
+                entry["choice_labels"] = words.choice_labels(key)
         else:
             continue
+        if known:
+            values = [True, False] if entry["type"] == "bool" else entry.get("choices", [])
+            entry["sentence"] = words.sentence(key, default, spec)
+            if values:
+                entry["sentences"] = {json.dumps(v).strip('"'): words.sentence(key, v, spec) for v in values}
         out.append(entry)
     return out
 
@@ -250,6 +274,8 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
         observe.refused("http_body", detail, ip=client_ip(scope), status=413)
 
     app = FastAPI(title="rummykit", lifespan=lifespan, docs_url=None, redoc_url=None)
+    # the browser app's files (about 144 kB) and the API's JSON go gzipped (about 45 kB)
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(Relay, holder=holder)  # passes everything through unless clustered
     app.state.limits = limits
     app.state.observe = observe
@@ -271,6 +297,18 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
     @app.exception_handler(Invalid)
     async def invalid(_: Request, e: Invalid) -> JSONResponse:
         return _err(422, str(e))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def not_found(request: Request, e: StarletteHTTPException) -> Response:
+        """A page that is not there gets the browser app (which shows a friendly page) with
+        404; the API's and other machine paths keep their JSON."""
+        path = request.url.path
+        if (e.status_code == 404 and request.method in ("GET", "HEAD")
+                and not (path + "/").startswith(MACHINE_PATHS)):
+            page = index()
+            page.status_code = 404
+            return page
+        return JSONResponse({"detail": e.detail}, status_code=e.status_code, headers=e.headers)
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> JSONResponse:
@@ -343,7 +381,7 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
                 variant=t.variant, setup_rules=None, players=t.game.n, seats=list(s["seats"]),
                 options=s["options"], seed=None,
                 settings={k: s[k] for k in ("bot_delay", "claim_seconds", "grace_seconds", "turn_seconds",
-                                            "hints")},
+                                            "hints", "deal_break_seconds", "extends") if k in s},
                 names={i: x.name for i, x in enumerate(t.seats) if x.bot}, name=t.name)
             # set once in the database: a rematch asked of another process at the same moment
             # (a finished table served twice in a cluster) leads everyone to one new table
@@ -507,6 +545,7 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
     return app
 
 
+MACHINE_PATHS = ("/api/", "/ws/", "/static/", "/metrics/")  # their 404s stay JSON (/api too)
 TOO_BIG = "\x00too big"  # the writer closes the socket with 1009 (a message over ws_max_message)
 FLOODED = "\x00flooded"  # ... with 1008 (a client that kept sending over its rate)
 

@@ -30,6 +30,7 @@ from ..engine.game import Game, IllegalActionError, fresh_seed, new_game, replay
 from ..engine.scoring import number
 from ..players import make_player
 from ..rules.registry import Variant
+from .extras import DEAL_BREAK_SECONDS, TYPES, Bad, Extras
 from .observe import Observer
 from .storage import Change, LeaseLost, Storage, StoredTable
 from .wire import LogCursor, encode, with_log_from
@@ -88,6 +89,8 @@ class Window:
     answers: dict[int, str] = field(default_factory=dict)
     task: asyncio.Task[None] | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # something changed: look again
+    card: str | None = None  # the card offered (the discard in question)
+    penalty: int = 0  # the stock cards a buyer takes besides it (0 for a call)
 
     def complete(self) -> bool:
         return all(s in self.answers for s in self.seats)
@@ -95,7 +98,7 @@ class Window:
     def public(self, seat: int | None) -> dict[str, Any]:
         return {"kind": self.kind, "state_id": self.state_id, "seats": list(self.seats),
                 "answered": seat in self.answers if seat is not None else False,
-                "answered_seats": sorted(self.answers)}
+                "answered_seats": sorted(self.answers), "card": self.card, "penalty": self.penalty}
 
 
 OVERFLOW = "\x00overflow"  # the writer closes a connection that fell this far behind (code 1013)
@@ -110,6 +113,7 @@ class Conn:
     out: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     behind: bool = False
     log: LogCursor | None = None  # a delta-log connection (?log=delta): what of the log it has
+    greeted: bool = False  # it has had its first state message and the chat's log
 
     def send(self, msg: dict[str, Any] | str) -> None:
         """Queue a message; a client that does not read is cut off (it reconnects and gets
@@ -158,6 +162,7 @@ class Table:
         # claim window stops it, else None)
         self.turn_clock: tuple[tuple[int, int, int], float, float | None] | None = None
         self.rematch: str | None = None
+        self.extras = Extras(self)  # chat, preferences, the deal break, stand-in summaries
 
     @property
     def storage(self) -> Storage:
@@ -173,7 +178,9 @@ class Table:
         settings = {k: s[k] for k in ("bot_delay", "claim_seconds", "grace_seconds", "turn_seconds",
                                       "hints", "options", "seats")}
         settings["deal_chosen"] = bool(s.get("deal_chosen"))
+        settings["deal_break_seconds"] = s.get("deal_break_seconds", DEAL_BREAK_SECONDS)
         out["settings"] = settings
+        out["free_seats"] = sum(1 for x in self.seats if x.kind == "human" and x.token_hash is None)
         return out
 
     def summary(self) -> dict[str, Any]:
@@ -182,6 +189,7 @@ class Table:
         out["scores"] = [number(x) for x in g.scores]
         out["round"] = g.round_no
         out["rematch"] = self.rematch
+        out["house_rules"] = self.extras.house_rules()
         if self.status == "over":
             out["record"] = g.record()
             out["winners"] = list(g.winners)
@@ -229,6 +237,7 @@ class Table:
             "seats": shared["seats"],
             "autoplay": seat is not None and self.seats[seat].autoplay is not None,
             "table": shared["table"],
+            **self.extras.fields(seat),
         }
         if (seat is not None and self.settings.get("hints") and msg["legal"] and self.window is None):
             msg["hint"] = self._hint(seat, msg["view"])
@@ -244,7 +253,8 @@ class Table:
                "rematch": self.rematch, "hints": bool(self.settings.get("hints")),
                "claim_seconds": self.settings["claim_seconds"],
                "turn_seconds": self.settings["turn_seconds"], "options": self.settings.get("options") or {},
-               "deal_chosen": bool(self.settings.get("deal_chosen"))}
+               "deal_chosen": bool(self.settings.get("deal_chosen")),
+               "house_rules": self.extras.house_rules()}
         if "rules" in self.settings.get("setup_rules", {}):
             out["rules"] = self.settings["setup_rules"]["rules"]
         return out
@@ -269,6 +279,8 @@ class Table:
         shared = self._shared()
         for c in conns:
             c.send(self._state_text(c, views[c.seat], texts, shared))
+            if not c.greeted:
+                self._greet(c)
 
     def send_state(self, *conns: Conn) -> None:
         """The current state to some of the table's connections."""
@@ -278,6 +290,13 @@ class Table:
             return
         for c in conns:
             c.send(self._state_text(c, self.game.view(c.seat)))
+            if not c.greeted:
+                self._greet(c)
+
+    def _greet(self, c: Conn) -> None:
+        """Right after a connection's first state message: the chat's last messages."""
+        c.greeted = True
+        c.send(self.extras.chat_log())
 
     def _state_text(self, c: Conn, view: dict[str, Any],
                     texts: dict[tuple[int | None, int | None], str] | None = None,
@@ -445,7 +464,7 @@ class Table:
         """One message from a client; a refusal answers that client alone and changes nothing."""
         try:
             self._handle(conn, data)
-        except Refused as r:
+        except (Refused, Bad) as r:
             conn.send({"type": "error", "code": r.code, "message": r.message})
 
     def _handle(self, conn: Conn, data: Any) -> None:
@@ -458,8 +477,14 @@ class Table:
         if kind == "autoplay":
             self._autoplay(conn, data)
             return
+        if kind in TYPES:  # chat, preferences, ready, a meld check, ... (extras.py)
+            answer = self.extras.handle(conn.seat, kind, data)
+            if answer is not None:
+                conn.send(answer)
+            return
         if kind != "act":
-            raise Refused("bad_request", f"unknown message type {kind!r} (act, ping or autoplay)")
+            raise Refused("bad_request", f"unknown message type {kind!r} (act, ping, autoplay, "
+                          + ", ".join(TYPES) + ")")
         sid, text = data.get("state_id"), data.get("action")
         if not isinstance(sid, int) or isinstance(sid, bool):
             raise Refused("bad_request", '"state_id" must be the integer of the state you act on')
@@ -491,6 +516,7 @@ class Table:
             if not in_window:
                 raise Refused("not_your_turn", "you are not asked now: others are answering an offer")
             self._answer(seat, action)
+            self.extras.own_move(seat)
             return
         g = self.game
         if g.current_player != seat:
@@ -500,6 +526,7 @@ class Table:
         except IllegalActionError as e:
             raise Refused("illegal", str(e)) from None
         self.moves.append((seat, g.actions[-1]))
+        self.extras.own_move(seat)
         self.state_id += 1
         self._changed(gather=True)
 
@@ -540,10 +567,23 @@ class Table:
     def _record_answer(self, seat: int, text: str) -> None:
         w = self.window
         assert w is not None
-        w.answers[seat] = text
+        self._note_answer(w, seat, text)
         self.state_id += 1
-        self.claims.append((w.state_id, seat, text))
         self._changed(gather=True)
+
+    def _note_answer(self, w: Window, seat: int, text: str) -> None:
+        w.answers[seat] = text
+        self.claims.append((w.state_id, seat, text))
+
+    def pass_for_prefs(self, seat: int) -> bool:
+        """A person's claim preference (extras.py) answers "pass" for the seat to the open
+        offer, if it says so and the seat has not answered; whether it did."""
+        w = self.window
+        if (w is None or seat in w.answers or "pass" not in w.legal.get(seat, [])
+                or self.seats[seat].player is not None or not self.extras.passes(seat, w.kind)):
+            return False
+        self._record_answer(seat, "pass")
+        return True
 
     def _send_to(self, seat: int) -> None:
         self.send_state(*[c for c in self.conns if c.seat == seat])
@@ -562,9 +602,18 @@ class Table:
         if state_id is None:
             self.state_id += 1
             state_id = self.state_id
-        self.window = Window(kind=self._window_kind(), state_id=state_id, seats=queue, legal=legal,
-                             deadline=time.time() + float(self.settings["claim_seconds"]),
-                             answers=dict(restored or {}))
+        kind = self._window_kind()
+        g = self.game
+        w = self.window = Window(kind=kind, state_id=state_id, seats=queue, legal=legal,
+                                 deadline=time.time() + float(self.settings["claim_seconds"]),
+                                 answers=dict(restored or {}),
+                                 card=str(g.discard[-1]) if g.discard else None,
+                                 penalty=g.spec.buy_penalty(g.round_no) if g.phase == "may_i" else 0)
+        if restored is None:  # a person who asked not to be asked (claim preferences) passes at once
+            for seat in queue:
+                if (self.seats[seat].player is None and "pass" in legal[seat]
+                        and self.extras.passes(seat, kind)):
+                    self._note_answer(w, seat, "pass")
 
     def _asked(self, queue: list[int], seat: int) -> Game:
         """The game as the engine would ask ``seat`` in this window: the seats ahead of it
@@ -645,6 +694,9 @@ class Table:
             else:
                 w.wake.set()  # a seat may have been handed to a bot meanwhile
             return
+        if self.extras.paused():  # the break between deals: no bot moves, no turn timer
+            self._cancel_turn()
+            return
         g = self.game
         seat = g.current_player
         level = self.seats[seat].player
@@ -704,6 +756,9 @@ class Table:
                 log.exception("table %s: the %s bot chose an illegal action", self.id, level)
                 g.apply(g.legal_actions()[0])
             self.moves.append((seat, g.actions[-1]))
+            s = self.seats[seat]
+            if s.bot is None:  # a person's seat: the grace period's or the timer's stand-in
+                self.extras.stood_in(seat, s.autoplay or "timer", g.actions[-1])
             self.state_id += 1
             self._changed(gather=True)
         except asyncio.CancelledError:
@@ -725,7 +780,10 @@ class Table:
                     action = await self._choose(level, seat, view, legal)
                     if self.window is not w:
                         return
-                    if seat not in w.answers and self.seats[seat].player is not None:
+                    s = self.seats[seat]
+                    if seat not in w.answers and s.player is not None:
+                        if s.bot is None and s.autoplay is not None:  # a person's seat, stood in for
+                            self.extras.stood_in(seat, s.autoplay, format_action(action))
                         self._record_answer(seat, format_action(action))
                     if self.window is not w:
                         return
@@ -927,7 +985,7 @@ class Hub:
             if kind == "human":
                 nm = ""
             else:
-                nm = names.get(i) or f"{kind[4:].capitalize()} bot {i}"
+                nm = names.get(i) or f"{kind[4:].capitalize()} bot {i + 1}"  # seats counted from 1, as people count
             seat_objs.append(Seat(kind=kind, name=nm))
         all_bots = all(s.bot for s in seat_objs)
         status = "playing" if all_bots else "waiting"

@@ -1,20 +1,30 @@
-/* rummykit browser app: drawing what a view shows (seats, the discard pile, the melds,
-   the log, a deal's result, the final standings). Read-only: the table page and the
-   replay both use it. Everything drawn comes from the view the server sent. */
+/* rummykit browser app: drawing what a view shows — the players around the table, the
+   stock and the discard pile, the melds grouped by owner, the log, a deal's result, the
+   final standings. Read-only: the live table and the replay both use it. Everything
+   drawn comes from the view the server sent. */
 "use strict";
 
 RK.Board = (function () {
   const h = RK.h;
 
-  /* Display names per seat: the seat's name, else "Bot 2" / "Seat 2". */
-  function names(seats, n, me) {
+  /* Display names per seat: the seat's name, else "Bot 2" / "Seat 2" (counted from 1). */
+  function names(seats, n) {
     const out = [];
     for (let i = 0; i < n; i++) {
       const s = (seats || [])[i] || {};
-      let nm = (!RK.isFree(s) && s.name) || ((s.kind || "").startsWith("bot") ? `Bot ${i}` : `Seat ${i}`);
-      out.push(nm);
+      out.push((!RK.isFree(s) && s.name) || ((s.kind || "").startsWith("bot") ? `Bot ${RK.seatNo(i)}` : `Seat ${RK.seatNo(i)}`));
     }
     return out;
+  }
+
+  /* The log's "Seat 2 discarded KS" with names; the engine counts seats from 0. */
+  function named(text, nm) {
+    return String(text).replace(/\bSeat (\d+)\b/g, (m, n) => (nm[+n] !== undefined ? nm[+n] : m));
+  }
+
+  /* "Ann discarded TS" -> "Ann discarded 10♠": card notation in a sentence, as people read it. */
+  function cardsInText(text) {
+    return String(text).replace(/\b([A2-9TJQK][CDHS]|JK)\b/g, (c) => RK.cardShort(c));
   }
 
   function isWildAt(kind, card, sf) {
@@ -24,19 +34,18 @@ RK.Board = (function () {
 
   function contractWords(v) {
     if (!v.contract || v.contract === "no contract") return "No contract: meld any sets and runs.";
-    return `Contract this deal: ${v.contract}.`;
+    return `Contract: ${v.contract}`;
   }
 
   /* The line saying whose turn it is and what they are doing. */
   function turnWords(v, nm, me, window, status) {
     if (v.is_over || v.phase === "over") return "The game is over.";
     if (status === "waiting") return "Waiting for players to sit down.";
-    const top = v.discard_top;
-    const turn = v.turn;
+    const top = v.discard_top ? RK.cardShort(v.discard_top) : null;
     if (window) {
       const what = { may_i: "May I", buy: "buying", shanghai: "Shanghai", rummy: "Rummy" }[window.kind] || window.kind;
       const did = window.kind === "shanghai" || window.kind === "rummy" ? "discarded" : "passed on";
-      return `${nm[turn]} ${did} ${top || "the discard"}: waiting for ${what} answers.`;
+      return `${nm[v.turn]} ${did} ${top || "the discard"}: waiting for ${what} answers.`;
     }
     const cp = v.current_player;
     const you = cp === me;
@@ -44,112 +53,134 @@ RK.Board = (function () {
     if (v.phase === "call") return you ? `You may call on ${top}.` : `${nm[cp]} may call on ${top}.`;
     if (v.phase === "cut") return you ? "Your turn: cut the pack." : `${nm[cp]} cuts the pack.`;
     if (v.phase === "draw") {
-      return you ? `Your turn: draw from the stock${top ? ` or take ${top}` : ""}.` : `${nm[cp]}'s turn: drawing.`;
+      return you ? `Your turn: draw from the stock${top ? ` or take ${top}` : ""}.` : `${nm[cp]} is drawing.`;
     }
-    if (v.phase === "play") return you ? "Your turn: meld, lay off, or discard." : `${nm[cp]}'s turn: playing.`;
+    if (v.phase === "play") return you ? "Your turn: meld, lay off, then discard." : `${nm[cp]} is playing.`;
     return `${nm[cp]}'s turn.`;
   }
 
-  function header(v, nm, me, window, extra, status) {
-    const deals = v.deals ? ` of ${v.deals}` : "";
-    return h("section#status.panel", { "aria-labelledby": "status-h" },
-      h("h1#status-h", null, `${v.name} — deal ${v.round}${deals}`),
-      h("p#contract", null, contractWords(v)),
-      h("p#turn.turn", { "aria-live": "polite" }, turnWords(v, nm, me, window, status)),
-      extra || null);
+  /* A seat's presence, in words: the connection lost, every person is "unknown". */
+  function presence(s, online) {
+    if (!s || !s.kind) return "";
+    if (s.replay) return s.kind.startsWith("bot") ? RK.seatLabel(s) : "person";
+    if (online === false) return "unknown"; // the connection is lost: nobody's presence is known
+    if (s.kind.startsWith("bot")) return RK.seatLabel(s);
+    if (RK.isFree(s)) return "free seat";
+    if (s.autoplay) return "a bot stands in";
+    return s.connected ? "online" : "away";
   }
 
-  function seatsPanel(v, seats, nm, me, window, status) {
+  /* The players: a chip each with name, cards held (as backs), score, down, dealer,
+     presence, cards seen going into the hand. ``skip``: a seat not to show (yours). */
+  function seatsStrip(v, seats, nm, opts) {
+    const o = opts || {};
     const contracts = v.contract && v.contract !== "no contract";
-    const rows = [];
+    const items = [];
     for (let i = 0; i < v.players; i++) {
+      if (i === o.skip) continue;
       const s = (seats || [])[i] || {};
-      const bits = [RK.plural(v.hand_sizes[i], "card"), `score ${v.scores[i]}`];
-      if (v.buys_left) bits.push(`${v.buys_left[i]} buys left`);
-      if (contracts && v.down[i]) bits.push("down");
+      const asked = o.window ? o.window.seats.includes(i) && !(o.window.answered_seats || []).includes(i) : false;
+      const active = o.status === "waiting" ? false : o.window ? asked : !v.is_over && i === v.current_player;
       const known = (v.known || [])[i] || [];
-      const flags = [];
-      if (i === v.dealer) flags.push("dealer");
-      if (s.kind && s.kind.startsWith("bot")) flags.push(RK.seatLabel(s));
-      if (s.kind === "human" && !s.replay) flags.push(RK.isFree(s) ? "free seat" : (s.connected ? "online" : "away"));
-      if (s.autoplay) flags.push("a bot is standing in");
-      const asked = window ? window.seats.includes(i) && !(window.answered_seats || []).includes(i) : false;
-      const active = status === "waiting" ? false : window ? asked : !v.is_over && i === v.current_player;
-      rows.push(h("li.seat" + (active ? ".active" : "") + (i === me ? ".me" : ""), { dataset: { seat: i } },
-        h("span.dot" + (s.kind === "human" && !s.connected ? ".off" : ""), { "aria-hidden": "true" }),
-        h("strong", null, nm[i] + (i === me ? " (you)" : "")), active ? h("span.badge", null, window ? "asked" : "to act") : null,
-        h("span.muted.small", null, ` ${flags.join(", ")}`),
-        h("div.seatline", null, bits.join(" · ")),
-        known.length && i !== me ? h("div.small", null, "holds ", RK.cardsLine(known)) : null));
+      const pres = presence(s, o.online);
+      const n = v.hand_sizes[i];
+      const backs = h("span.backs", { "aria-hidden": "true" },
+        Array.from({ length: Math.min(n, 5) }, () => RK.h("span.minib", null, RK.Cards.back())));
+      items.push(h("li.seat" + (active ? ".active" : "") + (i === o.me ? ".me" : ""), { dataset: { seat: i } },
+        h("div.seat-top", null,
+          h("span.dot." + pres.replace(/\s+/g, "-"), { "aria-hidden": "true" }),
+          h("strong.seat-name", null, nm[i] + (i === o.me ? " (you)" : ""))),
+        h("div.seat-mid", null, backs, h("span.count", null, RK.plural(n, "card")),
+          i === v.dealer ? h("span.tag.dealer", { title: "dealer" }, "dealer") : null,
+          contracts && v.down[i] ? h("span.tag.down", null, "down") : null,
+          active ? h("span.tag.act", null, o.window ? "asked" : "to play") : null,
+          h("span.score", null, `· ${v.scores[i]} pts`),
+          v.buys_left ? h("span.buys", null, `· ${v.buys_left[i]} buys`) : null),
+        s.kind === "human" || o.online === false ? h("div.seat-pres.small", null, pres) : h("span.sr", null, pres),
+        known.length && i !== o.me ? h("div.holds.small", null, "holds ", RK.cardsLine(known)) : null));
     }
-    return h("section#seats.panel", { "aria-labelledby": "seats-h" }, h("h2#seats-h", null, "Players"), h("ul.seats", null, rows));
+    return h("section#seats", { "aria-label": "Players" }, h("ul.seats", null, items));
   }
 
-  function pilePanel(v, extra) {
+  /* The stock and the discard pile. ``o.stock`` / ``o.pile``: extra attributes making a
+     pile clickable or draggable (the live table adds them when the move is legal). */
+  function piles(v, o) {
+    const opt = o || {};
     const top = v.discard_top;
     const pile = v.discard_pile || [];
-    return h("section#pile.panel", { "aria-labelledby": "pile-h" },
-      h("h2#pile-h", null, "Discard pile"),
-      h("div.pilerow", null,
-        h("div#discard-top.bigcard", null, top ? RK.cardFace(top) : h("span.muted", null, "empty")),
-        h("div", null,
-          h("div", null, `${RK.plural(v.discard_size, "card")} in the pile`),
-          h("div#stock", null, `Stock: ${RK.plural(v.stock_size, "card")}`),
-          pile.length > 1 ? h("details.small", null, h("summary", null, "Whole pile (bottom to top)"), RK.cardsLine(pile)) : null)),
-      extra || null);
+    const stockBacks = Math.min(3, Math.ceil(v.stock_size / 15));
+    const stock = h("div#stock.pile.stock", Object.assign({ dataset: { drop: "stock" } }, opt.stock || {}),
+      h("div.pile-cards", null, v.stock_size ? Array.from({ length: Math.max(1, stockBacks) }, () => h("span.pc.back", null, RK.Cards.back()))
+        : h("span.pc.empty", null, "")),
+      h("div.pile-label", null, `Stock · ${v.stock_size}`));
+    const under = pile.length > 1 ? pile[pile.length - 2] : null;
+    const discard = h("div#discard.pile.discard", Object.assign({ dataset: { drop: "discard" } }, opt.pile || {}),
+      h("div.pile-cards", null,
+        under ? RK.Cards.card(under, { cls: "under", nolabel: true }) : null,
+        top ? RK.Cards.card(top, { cls: "pile-top" + (opt.newTop ? " anim-drop" : "") }) : h("span.pc.empty", null, "")),
+      h("div.pile-label", null, top ? `Discards · ${v.discard_size}` : "Discards: none"));
+    const whole = pile.length > 1 ? h("details#pile-all.small", null, h("summary", null, "Whole pile"),
+      h("p.small.muted", null, "Bottom to top:"), RK.cardsLine(pile)) : null;
+    return h("section#center", { "aria-label": "Stock and discard pile" },
+      h("div.piles", null, stock, discard, opt.claim || null), whole);
   }
 
-  function meldsPanel(v, nm) {
+  /* One meld on the table: its number, its cards (each wild with what it stands for). */
+  function meld(v, i, o) {
+    const m = v.meld_info[i];
+    const cards = v.melds[i];
+    const faces = cards.map((c, k) => RK.Cards.card(c, { meaning: isWildAt(m.kind, c, m.stands_for[k]) ? m.stands_for[k] : null }));
+    return h("li.meld" + ((o.fresh || new Set()).has(m.number) ? ".anim-pop" : ""),
+      { dataset: { meld: m.number, drop: o.drop ? `meld:${m.number}` : null },
+        "aria-label": `Meld ${m.number}, ${m.kind}: ${cards.map((c, k) => RK.cardName(c, isWildAt(m.kind, c, m.stands_for[k]) ? m.stands_for[k] : null)).join(", ")}` },
+      h("span.meld-no", { "aria-hidden": "true" }, String(m.number)),
+      h("span.pcrow.meld-cards", { "aria-hidden": "true" }, faces));
+  }
+
+  /* The melds on the table, grouped by the player who laid them. */
+  function melds(v, nm, o) {
+    const opt = o || {};
     const info = v.meld_info || [];
-    const list = info.map((m, i) => {
-      const cards = v.melds[i];
-      const faces = cards.map((c, k) => RK.cardFace(c, isWildAt(m.kind, c, m.stands_for[k]) ? m.stands_for[k] : null));
-      return h("li.meld", { dataset: { meld: m.number } },
-        h("span.num", null, `${m.number}.`), " ",
-        h("span.cards", null, faces),
-        h("span.muted.small", null, ` ${m.kind}, ${nm[m.owner]}`));
-    });
-    return h("section#melds.panel", { "aria-labelledby": "melds-h" },
-      h("h2#melds-h", null, "Melds on the table"),
-      list.length ? h("ol.melds", null, list) : h("p.muted", null, "No melds yet."));
+    const owners = [];
+    for (let i = 0; i < info.length; i++) if (!owners.includes(info[i].owner)) owners.push(info[i].owner);
+    const groups = owners.map((p) => h("div.owner", { dataset: { owner: p } },
+      h("h3.owner-name", null, p === opt.me ? "Your melds" : nm[p]),
+      h("ol.melds", null, info.map((m, i) => (m.owner === p ? meld(v, i, opt) : null)))));
+    return h("section#melds", { "aria-labelledby": "melds-h" },
+      h("h2#melds-h.sr", null, "Melds on the table"),
+      opt.build || null,
+      groups.length ? groups : h("p.muted.small.nomelds", null, "No melds on the table yet."));
   }
 
   function logPanel(v, nm, limit) {
-    const events = (v.log || []).slice(-(limit || 80));
-    const items = events.map((e) => h("li" + (e.verb === "round_end" ? ".strong" : ""), null, RK.named(e.text, nm)));
-    const ol = h("ol#log.log", { "aria-live": "polite", "aria-relevant": "additions", tabindex: 0, "aria-label": "Log" }, items);
-    return h("section#logbox.panel", { "aria-labelledby": "log-h" }, h("h2#log-h", null, "Log"), ol);
+    const events = (v.log || []).slice(-(limit || 120));
+    const items = events.map((e) => h("li" + (e.verb === "round_end" ? ".strong" : ""), null, cardsInText(named(e.text, nm))));
+    return h("ol#log.log", { tabindex: 0, "aria-label": "Log of this deal" }, items);
   }
 
   /* A deal's result: every hand shown, with the points it cost. */
-  function resultPanel(r, nm, open) {
+  function resultTable(r, nm) {
     const rows = r.points.map((p, i) => h("tr", { dataset: { seat: i } },
-      h("th", { scope: "row" }, nm[i], r.winner === i ? h("span.badge", null, r.rummy ? "went rummy" : "went out") : null),
+      h("th", { scope: "row" }, nm[i], r.winner === i ? h("span.tag.act", null, r.rummy ? "went rummy" : "went out") : null),
       h("td", null, r.hands[i] ? RK.cardsLine(r.hands[i].split(" ")) : "—"),
       h("td.num", null, String(p)), h("td.num", null, String(r.scores[i]))));
-    return h("section#result.panel", { "aria-labelledby": "result-h" },
-      h("details", { open: !!open },
-        h("summary", null, h("h2#result-h.inline", null, `Deal ${r.round} result`), " ", h("span.muted.small", null, RK.named(r.reason, nm))),
-        h("div.scroll", null, h("table.list", null,
-          h("thead", null, h("tr", null, h("th", null, "Player"), h("th", null, "Hand"), h("th", null, "Points"), h("th", null, "Total"))),
-          h("tbody", null, rows)))));
+    return h("div.scroll", null, h("table.list.result", null,
+      h("thead", null, h("tr", null, h("th", null, "Player"), h("th", null, "Cards left"), h("th.num", null, "Points"), h("th.num", null, "Total"))),
+      h("tbody", null, rows)));
   }
 
   /* Final standings, best first: low scores first unless the winners have the most. */
-  function standings(v, nm, extra) {
+  function standings(v, nm) {
     const n = v.players;
     const idx = [...Array(n).keys()];
     const val = (x) => { const [a, b] = String(x).split("/"); return b ? +a / +b : +a; };
     const w = v.winners || [];
     const high = w.length && idx.some((i) => !w.includes(i) && val(v.scores[i]) < val(v.scores[w[0]]));
     idx.sort((a, b) => (high ? val(v.scores[b]) - val(v.scores[a]) : val(v.scores[a]) - val(v.scores[b])));
-    return h("section#standings.panel", { "aria-labelledby": "stand-h" },
-      h("h2#stand-h", null, "Final standings"),
-      h("ol.standings", null, idx.map((i) => h("li", { dataset: { seat: i } }, h("strong", null, nm[i]), `: ${v.scores[i]}`,
-        w.includes(i) ? h("span.badge", null, "winner") : null,
-        v.settlement ? h("span.muted.small", null, ` (settles ${v.settlement[i]})`) : null))),
-      extra || null);
+    return h("ol#standings.standings", null, idx.map((i) => h("li", { dataset: { seat: i } }, h("strong", null, nm[i]), `: ${v.scores[i]}`,
+      w.includes(i) ? h("span.tag.act", null, "winner") : null,
+      v.settlement ? h("span.muted.small", null, ` (settles ${v.settlement[i]})`) : null)));
   }
 
-  return { names, header, seatsPanel, pilePanel, meldsPanel, logPanel, resultPanel, standings, isWildAt };
+  return { names, named, cardsInText, turnWords, contractWords, presence, seatsStrip, piles, melds, logPanel, resultTable, standings, isWildAt };
 })();

@@ -12,10 +12,10 @@ RK.Lobby = (function () {
   }
 
   async function show(main) {
-    const list = h("div#tables", { "aria-live": "polite" }, h("p", null, "Loading tables…"));
+    const list = h("div#tables", null, h("p", null, "Loading tables…"));
     const formBox = h("div#create-box", null, h("p", null, "Loading rulesets…"));
     main.replaceChildren(h("div.lobby", null,
-      h("section#open-panel.panel", { "aria-labelledby": "open-h" }, h("h1#open-h", null, "Open tables"), list),
+      h("section#open-panel.panel", { "aria-labelledby": "open-h" }, h("h1#open-h", null, "Tables"), list),
       h("section#new-panel.panel", { "aria-labelledby": "new-h" }, h("h2#new-h", null, "New table"), formBox),
       statsForm(),
     ));
@@ -36,31 +36,33 @@ RK.Lobby = (function () {
       return;
     }
     const tables = data.tables || [];
-    if (!tables.length) {
-      list.replaceChildren(h("p.muted", null, "No open tables yet: create one below."));
-      return;
-    }
-    const rows = tables.map((t) => {
-      const humans = t.seats.filter((s) => s.kind === "human");
-      const taken = humans.filter((s) => !RK.isFree(s)).length;
-      const mine = RK.seatOf(t.id);
-      const who = t.seats.map((s, i) => (RK.isFree(s) ? `seat ${i}: free` : s.name || `seat ${i}: ${s.kind}`));
-      const url = `/t/${t.id}`;
-      return h("tr", { dataset: { table: t.id } },
-        h("td", null, h("a", { href: url }, t.name || t.ruleset), h("div.muted.small", null, t.id),
-          t.settings && t.settings.deal_chosen ? h("div.small.seeded", null, "Chosen seed: its chooser can know every card") : null),
-        h("td", null, humans.length ? `${taken} of ${humans.length} people` : "bots only",
-          h("div.muted.small", null, who.join(", "))),
-        h("td", null, t.status),
-        h("td", null,
-          h("a.button", { href: url }, mine ? "Back to my seat" : (t.status === "waiting" && taken < humans.length ? "Join" : "Watch")),
-          " ",
-          copyButton(location.origin + url)));
-    });
-    list.replaceChildren(h("table.list", null,
-      h("thead", null, h("tr", null, h("th", null, "Ruleset"), h("th", null, "Seats taken"),
-        h("th", null, "Status"), h("th", null, h("span.sr", null, "Links")))),
-      h("tbody", null, rows)));
+    const free = (t) => (t.free_seats !== undefined ? t.free_seats : t.seats.filter(RK.isFree).length);
+    const open = tables.filter((t) => t.status === "waiting" && free(t) > 0);
+    const playing = tables.filter((t) => !open.includes(t));
+    list.replaceChildren(
+      h("h2#open-list-h", null, "Open tables: a seat is free"),
+      open.length ? h("ul.tables#open-list", { "aria-labelledby": "open-list-h" }, open.map((t) => tableCard(t, free(t))))
+        : h("p.muted", null, "No table has a free seat now: create one, and send its link to the others."),
+      h("h2#playing-list-h", null, "Being played"),
+      playing.length ? h("ul.tables#playing-list", { "aria-labelledby": "playing-list-h" }, playing.map((t) => tableCard(t, free(t))))
+        : h("p.muted", null, "No game is being played."));
+  }
+
+  function tableCard(t, free) {
+    const humans = t.seats.filter((s) => s.kind === "human");
+    const taken = humans.length - free;
+    const mine = RK.seatOf(t.id);
+    const url = `/t/${t.id}`;
+    const who = t.seats.map((s, i) => `${RK.seatNo(i)}: ${RK.isFree(s) ? "free" : s.name || RK.seatLabel(s)}`);
+    const label = mine ? "Back to my seat" : free > 0 && t.status === "waiting" ? "Join" : "Watch";
+    return h("li.table-card", { dataset: { table: t.id } },
+      h("div.tname", null, t.name || t.ruleset),
+      h("div.small", null, `${t.ruleset} · ${t.players} players · `,
+        humans.length ? `${taken} of ${humans.length} people seated` : "bots only", t.status === "playing" ? " · playing" : ""),
+      h("div.who", null, "Seats: " + who.join(", ")),
+      t.settings && t.settings.deal_chosen ? h("div.small.seeded", null, "Chosen seed: its chooser can know every card") : null,
+      h("div.btnrow", null, h("a.button" + (label === "Join" ? ".primary" : ""), { href: url, "aria-label": `${label}: ${t.name || t.ruleset}` }, label),
+        copyButton(location.origin + url)));
   }
 
   function copyButton(url) {
@@ -110,24 +112,33 @@ RK.Lobby = (function () {
       const old = [...seats.querySelectorAll("select")].map((s) => s.value);
       const rows = range(0, n - 1).map((i) => {
         const sel = h("select", { id: `c-seat-${i}`, name: `seat${i}` },
-          [["human", "person"], ["bot:easy", "bot: easy"], ["bot:medium", "bot: medium"], ["bot:hard", "bot: hard"]]
+          [["human", "a person"], ["bot:easy", "easy bot"], ["bot:medium", "medium bot"], ["bot:hard", "hard bot"]]
             .map(([v, t]) => h("option", { value: v, selected: (old[i] || (i === 0 ? "human" : "bot:medium")) === v }, t)));
-        return h("div.field", null, h("label", { for: `c-seat-${i}` }, i === 0 ? "Seat 0 (you)" : `Seat ${i}`), sel);
+        return h("div.field", null, h("label", { for: `c-seat-${i}` }, i === 0 ? "Seat 1 (you)" : `Seat ${RK.seatNo(i)}`), sel);
       });
       seats.replaceChildren(h("legend", null, "Seats"), ...rows);
     }
     function fillOptions() {
       if (fileMode()) {
         opts.replaceChildren(h("legend", null, "House rules"),
-          h("p.muted.small", null, "The file sets the rules; its own options apply."));
+          h("p.muted.small", null, "The file sets the rules; the table shows how they differ from the ruleset they extend."));
         return;
       }
       const r = current();
       const fields = (r.options || []).map(optionField);
-      opts.replaceChildren(h("legend", null, `House rules of ${r.name}`),
+      const diff = h("div#c-diff.small", { role: "status" });
+      const showDiff = () => {
+        const changed = readOptions(opts, r);
+        const keys = Object.keys(changed);
+        for (const el of opts.querySelectorAll(".field[data-opt]")) el.classList.toggle("opt-changed", keys.includes(el.dataset.opt));
+        diff.replaceChildren(keys.length ? h("p", null, h("strong", null, "This table differs from the written rules: "),
+          keys.map((k) => optSays(r.options.find((o) => o.key === k), changed[k])).join(" ")) : h("p.muted", null, `Played as ${r.name} is written.`));
+      };
+      opts.replaceChildren(h("legend", null, `House rules of ${r.name}`), diff,
         fields.length ? h("details#c-options-more", null,
-          h("summary", null, `${fields.length} house-rule options (the ruleset's own values are set)`),
-          h("div.optgrid", null, fields)) : h("p.muted.small", null, "This ruleset has no options."));
+          h("summary", null, `Change a rule (${fields.length} house rules)`),
+          h("div.optlist", { onchange: showDiff, oninput: showDiff }, fields)) : h("p.muted.small", null, "This ruleset has no options."));
+      showDiff();
     }
     function showSource() {
       rs.closest(".field").hidden = fileMode();
@@ -209,24 +220,35 @@ RK.Lobby = (function () {
   function optionField(o) {
     const id = `o-${o.key}`;
     let input;
+    const helpId = `${id}-help`;
+    const help = o.help ? h("div.help.muted.small", { id: helpId }, o.help) : null;
     if (o.type === "bool") {
-      input = h("input", { id, type: "checkbox", dataset: { key: o.key, type: o.type }, checked: !!o.default });
-      return h("div.field.check", null, input, h("label", { for: id }, optLabel(o)), help(o));
+      input = h("input", { id, type: "checkbox", dataset: { key: o.key, type: o.type }, checked: !!o.default, "aria-describedby": help ? helpId : null });
+      return h("div.field.check", { dataset: { opt: o.key } }, input, h("label", { for: id }, optLabel(o)), help);
     }
     if (o.type === "choice") {
-      input = h("select", { id, dataset: { key: o.key, type: o.type } },
-        (o.choices || []).map((c) => h("option", { value: JSON.stringify(c), selected: c === o.default }, c === null ? "none" : String(c))));
+      input = h("select", { id, dataset: { key: o.key, type: o.type }, "aria-describedby": help ? helpId : null },
+        (o.choices || []).map((c) => h("option", { value: JSON.stringify(c), selected: c === o.default },
+          choiceWords(o, c) + (c === o.default ? " (as written)" : ""))));
     } else {
-      input = h("input", { id, type: "number", dataset: { key: o.key, type: o.type },
+      input = h("input", { id, type: "number", dataset: { key: o.key, type: o.type }, "aria-describedby": help ? helpId : null,
         value: o.default === null || o.default === undefined ? "" : o.default,
         min: o.min, max: o.max, placeholder: o.default === null ? "none" : null });
     }
-    return h("div.field", null, h("label", { for: id }, optLabel(o)), input, help(o));
+    return h("div.field", { dataset: { opt: o.key } }, h("label", { for: id }, optLabel(o)), input, help);
   }
 
-  function optLabel(o) { return o.label || o.key.replace(/_/g, " "); }
-  function help(o) {
-    return o.help && o.help.toLowerCase() !== optLabel(o).toLowerCase() ? h("div.muted.small", null, o.help) : null;
+  function optLabel(o) { return o.label || o.key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()); }
+  function choiceWords(o, c) {
+    if (o.choice_labels && o.choice_labels[String(c)] !== undefined) return o.choice_labels[String(c)];
+    return c === null ? "none" : String(c).replace(/_/g, " ");
+  }
+  /* One changed option as a sentence: "Aces: low only." */
+  function optSays(o, v) {
+    if (!o) return "";
+    if (o.sentences && o.sentences[String(v)]) return o.sentences[String(v)];
+    const what = o.type === "bool" ? (v ? "yes" : "no") : o.type === "choice" ? choiceWords(o, v) : v === null ? "none" : String(v);
+    return `${optLabel(o)}: ${what}.`;
   }
 
   /* Only the options changed from the ruleset's default are sent. */

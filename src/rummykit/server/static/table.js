@@ -1,12 +1,14 @@
 /* rummykit browser app: one table. It keeps a websocket to the server, draws every state
    message it gets (the server's word is the only truth: nothing is guessed or applied
-   ahead), and sends the actions the player picks. The seat's token stays in this browser
-   (localStorage), so a reload or a lost connection comes back to the same seat. */
+   ahead), and sends the moves the player makes — by a click, a key or a drag. The seat's
+   token stays in this browser (localStorage), so a reload or a lost connection comes back
+   to the same seat, and so does the order the player put the hand in. */
 "use strict";
 
 RK.Table = (function () {
   const h = RK.h;
   let T = null; // the table on screen
+  const OFFER_INERT_MS = 800; // a claim offer that just appeared cannot be clicked yet
 
   function stop() {
     if (!T) return;
@@ -16,23 +18,29 @@ RK.Table = (function () {
     clearInterval(T.ping);
     if (T.ws) { try { T.ws.close(1000); } catch (e) { /* closed already */ } }
     document.removeEventListener("keydown", onKey);
+    for (const d of document.querySelectorAll("dialog.tbl-dialog")) d.remove();
+    document.body.classList.remove("at-table");
+    RK.Side.stop();
+    RK.attention(null);
     T = null;
   }
 
   async function show(main, id, params) {
     stop();
-    T = { id, main, me: RK.seatOf(id), ws: null, msg: null, info: null, sel: [], groups: [],
-      sortBy: RK.store.get("sort", "suit"), error: "", attempt: 0, pending: false, notice: "",
-      resultOpen: false, seenRound: undefined, offset: 0, stopped: false };
-    document.title = `rummykit: table ${id}`;
+    T = { id, main, me: RK.seatOf(id), ws: null, msg: null, info: null, online: false, attempt: 0, retryAt: 0,
+      pending: false, error: "", notice: "", stopped: false, offset: 0, H: null, check: null, checkSeq: 0,
+      prefs: RK.store.get("prefs." + id, { claims: "always", deal_break: true }), hints: false, showHint: false,
+      offer: { key: null, at: 0 }, pressKey: null, seenRound: undefined, logSeen: 0, wasMyTurn: false,
+      queued: false, waysOpen: false };
+    document.title = "rummykit: table";
+    document.body.classList.add("at-table");
     document.addEventListener("keydown", onKey);
     T.tick = setInterval(tickCountdowns, 250);
     main.replaceChildren(h("p", null, "Loading the table…"));
     try {
       T.info = await RK.api("GET", `/api/tables/${id}`);
     } catch (e) {
-      main.replaceChildren(h("section.panel", null, h("h1", null, "No such table"),
-        h("p.error", { role: "alert" }, e.message), h("p", null, h("a", { href: "/" }, "Back to the lobby"))));
+      RK.notFound(main, e.status === 404 ? "There is no table at this link. It may have been mistyped, or the table has ended and been cleared." : e.message);
       return;
     }
     if (params.has("replay") && T.info.status === "over") {
@@ -41,7 +49,24 @@ RK.Table = (function () {
       RK.Replay.show(main, id, info, +params.get("replay") || 0);
       return;
     }
+    main.replaceChildren(h("div#table.tbl", null, h("div#tbl-main.tbl-main"), RK.Side.create(api())),
+      h("div#announce.sr", { "aria-live": "polite", "aria-atomic": "false" }));
+    RK.Drag.init({ canDrop, onDrop, onCancel: flushRender, onHover: hoverMark });
+    RK.Drag.onRelease(() => { if (T && T.queued) { T.queued = false; render(); } });
     connect();
+  }
+
+  /* What the parts of the page (hand, moves, side panel) may ask of the table. */
+  function api() {
+    return {
+      get T() { return T; }, get H() { return T.H; },
+      send, sendMsg, render, cardMove, builtMeld, setPrefs, toggleHint, ready,
+      playBuilt: () => { const b = builtMeld(); if (b && b.ok) playMeld(b.text, T.H.groups.flat()); },
+      canAct: () => T.online && !T.pending,
+      offerFresh,
+      offerPressed: (key) => { T.pressKey = key; },
+      offerClick,
+    };
   }
 
   /* ---------------------------------------------------------------- connection */
@@ -50,7 +75,6 @@ RK.Table = (function () {
     const t = T;
     const proto = location.protocol === "https:" ? "wss" : "ws";
     // log=delta: each state message carries only the log entries new to this connection
-    // (from index log_from on); the entries before come from the messages already received
     const q = (t.me && t.me.token ? `?token=${encodeURIComponent(t.me.token)}&` : "?") + "log=delta";
     const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${t.id}${q}`);
     let log = [];
@@ -58,8 +82,12 @@ RK.Table = (function () {
     conn(t.attempt ? "Reconnecting…" : "Connecting…");
     ws.onopen = () => {
       if (t.ws !== ws) return;
+      const back = t.attempt > 0;
       t.attempt = 0;
+      t.online = true;
       conn(t.me ? "Connected" : "Watching");
+      if (back) announce("Connected again: back at the table.");
+      if (t.me) ws.send(JSON.stringify(Object.assign({ type: "prefs" }, t.prefs)));
       clearInterval(t.ping);
       t.ping = setInterval(() => { if (ws.readyState === 1) ws.send(JSON.stringify({ type: "ping" })); }, 20000);
     };
@@ -74,11 +102,15 @@ RK.Table = (function () {
       }
       if (m.type === "state") onState(m);
       else if (m.type === "error") onError(m);
+      else if (m.type === "chat" || m.type === "chat_log") RK.Side.chat(m);
+      else if (m.type === "check") onCheck(m);
+      else if (m.type === "arrange") onArrange(m);
     };
     ws.onclose = (ev) => {
       if (t.ws !== ws || t.stopped) return;
       clearInterval(t.ping);
       t.pending = false;
+      t.online = false;
       if (ev.code === 4403) {
         // the token is not this table's: never carry on as a spectator with it
         RK.dropSeat(t.id);
@@ -92,8 +124,7 @@ RK.Table = (function () {
       }
       if (ev.code === 4404) {
         conn("");
-        t.main.replaceChildren(h("section.panel", null, h("h1", null, "No such table"),
-          h("p", null, h("a", { href: "/" }, "Back to the lobby"))));
+        RK.notFound(t.main, "This table is no longer on the server.");
         t.stopped = true;
         return;
       }
@@ -101,55 +132,36 @@ RK.Table = (function () {
       // so the players of a restarted server do not all come back in the same instant
       const delay = Math.min(10000, 500 * 2 ** t.attempt) * (0.75 + Math.random() * 0.5);
       t.attempt += 1;
-      conn(`Connection lost: reconnecting in ${Math.ceil(delay / 1000)} s…`);
+      t.retryAt = Date.now() + delay;
+      conn("Connection lost");
+      if (t.attempt === 1) announce("Connection to the table lost. Moves are off until it is back.");
       t.retry = setTimeout(() => { if (!t.stopped) connect(); }, delay);
+      renderNews();
     };
   }
 
-  function conn(text) { document.getElementById("conn").textContent = text; }
-
-  window.addEventListener("online", () => {
-    if (T && !T.stopped && T.ws && T.ws.readyState > 1) { clearTimeout(T.retry); connect(); }
-  });
-
-  function onState(m) {
-    const old = T.msg;
-    document.body.dataset.stateId = m.state_id; // for tests and scripts: the state on screen
-    document.body.dataset.status = m.status;
-    document.body.dataset.window = m.window ? m.window.state_id : "";
-    document.body.dataset.pending = "";
-    T.msg = m;
-    T.pending = false;
-    if (typeof m.now === "number") T.offset = m.now - Date.now() / 1000;
-    if (m.seat !== null && m.seat !== undefined && T.me && T.me.seat !== m.seat) T.me.seat = m.seat;
-    const v = m.view;
-    if (v) {
-      remapSelection(old && old.view ? displayed(old.view) : null, displayed(v));
-      const r = v.last_round;
-      const rn = r ? r.round : null;
-      if (T.seenRound === undefined) T.resultOpen = !!(r && (v.is_over || m.status === "over"));
-      else if (rn !== T.seenRound) T.resultOpen = true;
-      T.seenRound = rn;
-    }
-    render();
+  function retryNow() {
+    if (!T || T.online) return;
+    clearTimeout(T.retry);
+    connect();
   }
 
-  function onError(m) {
-    T.pending = false;
-    document.body.dataset.errors = String(+(document.body.dataset.errors || 0) + 1);
-    document.body.dataset.pending = "";
-    // a stale refusal only means the table moved on first: say so in words; the fresh
-    // state is on its way (or here already)
-    T.error = m.code === "stale" ? "Too late: the table moved on before your move arrived, so nothing was done."
-      : m.message || m.code || "refused";
-    render();
-    const el = document.getElementById("error");
-    if (el) el.scrollIntoView({ block: "nearest" });
+  function conn(text) {
+    const el = document.getElementById("conn");
+    if (el) el.textContent = text;
+  }
+
+  window.addEventListener("online", () => { if (T && !T.stopped && T.ws && T.ws.readyState > 1) retryNow(); });
+
+  function sendMsg(obj) {
+    if (!T || !T.ws || T.ws.readyState !== 1) return false;
+    T.ws.send(JSON.stringify(obj));
+    return true;
   }
 
   function send(action) {
     const m = T.msg;
-    if (!m || !T.ws || T.ws.readyState !== 1) {
+    if (!m || !T.online || !T.ws || T.ws.readyState !== 1) {
       T.error = "Not connected to the table: the move was not sent.";
       render();
       return;
@@ -158,284 +170,544 @@ RK.Table = (function () {
     const sid = w && !w.answered ? w.state_id : m.state_id;
     T.error = "";
     T.pending = true;
+    T.showHint = false;
     document.body.dataset.pending = "1";
     T.ws.send(JSON.stringify({ type: "act", state_id: sid, action }));
     render();
   }
 
-  /* ---------------------------------------------------------------- the hand */
-
-  function displayed(v) { return v && v.hand ? RK.sortCards(v.hand, T.sortBy) : []; }
-
-  /* Keep the selected (and grouped) cards selected when the hand changes. */
-  function remapSelection(before, after) {
-    const pool = countOf(after);
-    T.groups = T.groups.filter((g) => g.every((c) => (pool[c] || 0) > 0) && g.every((c) => { pool[c] -= 1; return true; }));
-    const picked = before ? T.sel.map((i) => before[i]).filter(Boolean) : [];
-    const want = countOf(picked);
-    const grouped = countOf(T.groups.flat());
-    T.sel = [];
-    after.forEach((c, i) => {
-      if ((grouped[c] || 0) > 0) { grouped[c] -= 1; return; }
-      if ((want[c] || 0) > 0) { want[c] -= 1; T.sel.push(i); }
-    });
-  }
-
-  function countOf(cards) { const n = {}; for (const c of cards) n[c] = (n[c] || 0) + 1; return n; }
-
-  function groupedMask(hand) {
-    const left = countOf(T.groups.flat());
-    return hand.map((c) => { if ((left[c] || 0) > 0) { left[c] -= 1; return true; } return false; });
-  }
-
-  function selectedCards() {
-    const hand = displayed(T.msg.view);
-    return T.sel.slice().sort((a, b) => a - b).map((i) => hand[i]);
-  }
-
-  function toggle(i) {
-    const k = T.sel.indexOf(i);
-    if (k >= 0) T.sel.splice(k, 1); else T.sel.push(i);
+  function setPrefs(p) {
+    Object.assign(T.prefs, p);
+    RK.store.set("prefs." + T.id, T.prefs);
+    sendMsg(Object.assign({ type: "prefs" }, T.prefs));
     render();
   }
 
-  function handPanel(v, legal) {
-    const hand = displayed(v);
-    const grouped = groupedMask(hand);
-    const discards = new Set(legal.filter((a) => a.startsWith("discard ")).map((a) => a.split(" ")[1]));
-    const must = new Set(v.must_place || []);
-    const cards = hand.map((c, i) => {
-      const on = T.sel.includes(i);
-      const cls = "button.card" + (on ? ".sel" : "") + (grouped[i] ? ".grouped" : "") + (must.has(c) ? ".must" : "")
-        + (c === v.taken ? ".taken" : "");
-      return h(cls, { type: "button", "aria-pressed": on ? "true" : "false", disabled: grouped[i] || null,
-        dataset: { card: c, i, fk: `card-${i}`, discard: discards.has(c) ? "1" : null },
-        "aria-label": `${c}, ${RK.cardWords(c)}${grouped[i] ? ", in a meld group" : ""}${must.has(c) ? ", must be played this turn" : ""}`,
-        onclick: () => toggle(i), onkeydown: (ev) => handKey(ev, i, hand.length) }, RK.cardFace(c));
-    });
-    const sortBtn = (by, label) => h("button.small", { type: "button", "aria-pressed": T.sortBy === by ? "true" : "false",
-      dataset: { fk: `sort-${by}` }, onclick: () => setSort(by) }, label);
-    const sel = selectedCards();
-    return h("section#hand.panel", { "aria-labelledby": "hand-h" },
-      h("div.row", null, h("h2#hand-h", null, `Your hand (${hand.length})`),
-        h("span.spacer"), sortBtn("suit", "Sort by suit"), sortBtn("rank", "Sort by rank")),
-      h("div#cards.hand", { role: "group", "aria-label": "Your hand: Space selects a card, arrows move" }, cards),
-      h("p#selected.small.muted", { "aria-live": "polite" },
-        sel.length ? `Selected: ${sel.join(" ")}` : "Click cards (or Tab to them and press Space) to select them."),
-      v.must_place && v.must_place.length ? h("p.small", null, `You must play ${v.must_place.join(" ")} this turn.`) : null);
+  /* ---------------------------------------------------------------- messages */
+
+  function onState(m) {
+    const old = T.msg;
+    document.body.dataset.stateId = m.state_id; // for tests and scripts: the state on screen
+    document.body.dataset.status = m.status;
+    document.body.dataset.window = m.window ? m.window.state_id : "";
+    document.body.dataset.pending = "";
+    document.body.dataset.hint = m.hint ? m.hint.action || "" : ""; // (the seat's own hint, for tests)
+    T.msg = m;
+    T.pending = false;
+    T.hints = !!(m.table && m.table.hints);
+    if (typeof m.now === "number") T.offset = m.now - Date.now() / 1000;
+    if (m.seat !== null && m.seat !== undefined && T.me && T.me.seat !== m.seat) T.me.seat = m.seat;
+    const v = m.view;
+    if (v && m.seat !== null && m.seat !== undefined && v.hand) {
+      if (!T.H) T.H = RK.Hand.model(`hand.${T.id}.${m.seat}`);
+      const groupsBefore = JSON.stringify(T.H.groups);
+      RK.Hand.sync(T.H, v.hand, v.round, !old);
+      if (JSON.stringify(T.H.groups) !== groupsBefore) askCheck();
+    }
+    if (v) {
+      noticeChanges(old && old.view, v, m);
+      dealResult(old, m);
+    }
+    attention(m);
+    renderNews();
   }
 
-  function handKey(ev, i, n) {
+  function onError(m) {
+    document.body.dataset.errors = String(+(document.body.dataset.errors || 0) + 1);
+    document.body.dataset.pending = "";
+    if (RK.Side.chatError(m)) return;
+    T.pending = false;
+    // a stale refusal only means the table moved on first: say so in words
+    T.error = m.code === "stale" ? "Too late: the table moved on before your move arrived, so nothing was done."
+      : m.message || m.code || "refused";
+    announce(T.error);
+    renderNews();
+  }
+
+  /* ---------------------------------------------------------------- what changed */
+
+  function announce(text) {
+    const el = document.getElementById("announce");
+    if (!el || !text) return;
+    el.append(h("p", null, text));
+    while (el.childNodes.length > 6) el.firstChild.remove();
+  }
+
+  /* New log entries, said to screen readers; the pieces of the page to animate. */
+  function noticeChanges(ov, v, m) {
+    const nm = RK.Board.names(m.seats, v.players);
+    const log = v.log || [];
+    const fresh = ov && ov.round === v.round ? log.slice(Math.min(T.logSeen, log.length)) : [];
+    T.logSeen = log.length;
+    for (const e of fresh.slice(-3)) announce(RK.Board.named(e.text, nm));
+    T.newTop = !!(ov && ov.discard_top !== v.discard_top && v.discard_top);
+    const before = new Set(((ov && ov.round === v.round && ov.meld_info) || []).map((x) => x.number));
+    T.freshMelds = ov ? new Set((v.meld_info || []).map((x) => x.number).filter((n) => !before.has(n))) : new Set();
+  }
+
+  /* The tab's title and icon say when it is your turn or you are asked; a sound, if on. */
+  function attention(m) {
+    const mine = m.seat !== null && m.seat !== undefined;
+    const asked = mine && m.window && m.window.seats.includes(m.seat) && !m.window.answered && (m.legal || []).length;
+    const turn = mine && !m.window && (m.legal || []).length > 0 && m.status === "playing";
+    const name = (m.table && m.table.name) || "table";
+    if (asked) RK.attention(`${m.window.kind === "buy" ? "Buy" : m.window.kind === "may_i" ? "May I" : "Call"}? ${RK.cardShort(m.window.card || m.view.discard_top || "")} · ${name}`);
+    else if (turn) RK.attention(`Your turn · ${name}`);
+    else RK.attention(null, `${name} · rummykit`);
+    const now = !!(asked || turn);
+    if (now && !T.wasMyTurn) {
+      announce(asked ? "You are asked: take the offered card, or pass." : "Your turn.");
+      if (RK.store.get("sound", false)) RK.chime();
+    }
+    T.wasMyTurn = now;
+  }
+
+  /* A deal's result, in a dialog, when a deal ends (and the final standings at the end). */
+  function dealResult(old, m) {
+    const v = m.view;
+    const r = v.last_round;
+    const rn = r ? r.round : null;
+    const over = m.status === "over" || v.is_over;
+    if (T.seenRound === undefined) {
+      T.seenRound = rn;
+      if (over) RK.Side.resultDialog(api(), true);
+      return;
+    }
+    if (rn !== T.seenRound) {
+      T.seenRound = rn;
+      if (r) RK.Side.resultDialog(api(), true);
+    } else if (over && old && old.status !== "over") RK.Side.resultDialog(api(), true);
+  }
+
+  function onCheck(m) {
+    if (!T.H || m.id !== T.checkSeq) return;
+    T.check = m;
+    renderNews();
+  }
+
+  function askCheck() {
+    if (!T.H) return;
+    T.checkSeq += 1;
+    T.check = null;
+    const groups = T.H.groups.map((g) => RK.Hand.groupCards(T.H, g));
+    if (groups.length) sendMsg({ type: "check", id: T.checkSeq, groups });
+  }
+
+  function onArrange(m) {
+    if (!T.H) return;
+    RK.Hand.arrange(T.H, m.groups || [], m.rest || []);
+    T.notice = m.text || "";
+    announce(m.text || "Hand arranged.");
+    renderNews();
+  }
+
+  /* ---------------------------------------------------------------- moves */
+
+  /* The meld the player built in the meld areas, as an action: the engine's own text for
+     it when it lists one (each wild with its meaning), else the groups as they are. */
+  function builtMeld() {
+    const H = T.H;
+    if (!H || !H.groups.length) return null;
+    const groups = H.groups.map((g) => RK.Hand.groupCards(H, g));
+    const key = (gs) => gs.map((g) => g.slice().sort().join(" ")).sort().join("/");
+    const want = key(groups);
+    const legal = (T.msg && T.msg.legal) || [];
+    let text = null;
+    for (const a of legal) {
+      if (!a.startsWith("meld ")) continue;
+      const gs = a.slice(5).split("/").map((g) => g.trim().split(/\s+/).map((t) => t.split("=")[0]));
+      if (key(gs) === want) { text = a; break; }
+    }
+    const chk = T.check;
+    let ok = !!text;
+    if (!ok && chk && chk.groups && chk.groups.length === groups.length) {
+      ok = chk.groups.every((g) => g.ok) && (!chk.contract || chk.contract.ok);
+    }
+    if (!myTurn()) ok = false;
+    text = text || "meld " + groups.map((g) => g.join(" ")).join(" / ");
+    return { text, ok, words: RK.Moves.meldWords(text) };
+  }
+
+  function myTurn() {
+    const m = T.msg;
+    return !!(m && m.seat !== null && m.seat !== undefined && !m.window && (m.legal || []).length && m.status === "playing");
+  }
+
+  /* Discard (or call with) a card of the hand; a card that could be laid off first gets a
+     question, unless the player turned the warning off. */
+  function cardMove(verb, x) {
+    const legal = T.msg.legal || [];
+    const fits = legal.filter((a) => a.startsWith(`layoff ${x.card} `) || a.startsWith(`layoff ${x.card}=`));
+    const go = () => { T.H.out.add(x.id); send(`${verb} ${x.card}`); };
+    if (verb === "discard" && fits.length && RK.store.get("warnLayoff", true)) {
+      RK.Side.warnDialog(api(), x, fits, go);
+      return;
+    }
+    go();
+  }
+
+  function playMeld(text, ids) {
+    for (const id of ids) T.H.out.add(id);
+    send(text);
+  }
+
+  function toggleHint() { T.showHint = !T.showHint; render(); }
+
+  /* Whether the offer ``key`` has only just been shown (it is then inert): the moment it
+     is first drawn counts, not the moment it arrived (a press holds the page as it was). */
+  function offerFresh(key) {
+    if (T.offer.key !== key) {
+      T.offer = { key, at: Date.now() };
+      setTimeout(() => { if (T && T.offer.key === key) renderNews(); }, OFFER_INERT_MS + 20);
+    }
+    return Date.now() - T.offer.at < OFFER_INERT_MS;
+  }
+
+  function offerClick(ev, key, text) {
+    // a click on an offer that is no longer the open one (the page is held as it was while
+    // a pointer is down), that began on another offer, or on one that appeared a moment
+    // ago, buys nothing
+    const pointer = ev.detail > 0;
+    const w = T.msg && T.msg.window;
+    const open = w ? `${w.state_id}|${w.card || T.msg.view.discard_top}` : null;
+    if (key !== open || T.offer.key !== key || Date.now() - T.offer.at < OFFER_INERT_MS || (pointer && T.pressKey !== key)) {
+      ev.preventDefault();
+      return;
+    }
+    T.pressKey = null;
+    send(text);
+  }
+
+  /* ---------------------------------------------------------------- drag and drop */
+
+  function dragIds(src) {
+    const [kind, id] = src.dataset.drag.split(":");
+    if (kind !== "hand") return [+id];
+    const sel = RK.Hand.selected(T.H).map((x) => x.id);
+    return sel.includes(+id) ? sel : [+id];
+  }
+
+  function legalFor(card, n) {
+    return (T.msg.legal || []).filter((a) => {
+      const w = a.split(/\s+/);
+      return (w[0] === "layoff" || w[0] === "swap") && w[1].split("=")[0] === card && +w[2] === n;
+    });
+  }
+
+  function canDrop(src, zone) {
+    if (!T || !T.msg) return false;
+    const [kind, id] = src.dataset.drag.split(":");
+    const [place, arg] = zone.dataset.drop.split(":");
+    const legal = T.msg.legal || [];
+    const act = T.online && !T.pending;
+    if (kind === "stock") return act && place === "hand" && legal.includes("draw");
+    if (kind === "pile") return act && place === "hand" && (legal.includes("take") || legal.includes("draw both"));
+    if (kind === "group") return place === "hand" || (place === "group" && arg !== undefined);
+    if (kind !== "hand") return false;
+    const x = RK.Hand.byId(T.H, +id);
+    if (!x) return false;
+    if (place === "hand") return true;
+    if (place === "group") return !!document.getElementById("build");
+    if (place === "discard") return act && dragIds(src).length === 1 && legal.includes(`discard ${x.card}`);
+    if (place === "meld") return act && legalFor(x.card, +arg).length > 0;
+    return false;
+  }
+
+  function hoverMark(src, zone, pt) {
+    for (const el of document.querySelectorAll(".ins-before,.ins-after")) el.classList.remove("ins-before", "ins-after");
+    if (!zone || !pt || !zone.dataset.drop.startsWith("hand:") || zone.dataset.drop === "hand:end") return;
+    const r = zone.getBoundingClientRect();
+    zone.classList.add(pt.x < r.left + r.width / 2 ? "ins-before" : "ins-after");
+  }
+
+  function onDrop(src, zone, pt) {
+    const [kind, id] = src.dataset.drag.split(":");
+    const [place, arg] = zone.dataset.drop.split(":");
+    const H = T.H;
+    if (kind === "stock") { send("draw"); return flushRender(); }
+    if (kind === "pile") { send((T.msg.legal || []).includes("take") ? "take" : "draw both"); return flushRender(); }
+    const ids = dragIds(src);
+    if (place === "hand") {
+      if (kind === "group") RK.Hand.removeFromGroups(H, ids);
+      let before = null;
+      if (arg !== "end") {
+        const r = zone.getBoundingClientRect();
+        const target = +arg;
+        if (pt.x < r.left + r.width / 2) before = target;
+        else {
+          const loose = RK.Hand.loose(H);
+          const k = loose.findIndex((x) => x.id === target);
+          before = k >= 0 && k + 1 < loose.length ? loose[k + 1].id : null;
+        }
+      }
+      for (const i of ids) if (i !== before) RK.Hand.moveCard(H, i, before);
+      if (kind === "group") askCheck();
+      return flushRender();
+    }
+    if (place === "group") {
+      RK.Hand.addToGroup(H, ids, arg === "new" ? "new" : +arg);
+      askCheck();
+      return flushRender();
+    }
+    const x = RK.Hand.byId(H, +id);
+    if (place === "discard") { cardMove("discard", x); return flushRender(); }
+    if (place === "meld") {
+      const options = legalFor(x.card, +arg);
+      const go = (a) => { T.H.out.add(x.id); send(a); };
+      if (options.length === 1) go(options[0]);
+      else RK.Side.chooseDialog(api(), options, go);
+    }
+    return flushRender();
+  }
+
+  function flushRender() { if (T && T.queued) { T.queued = false; render(); } else if (T) render(); }
+
+  /* ---------------------------------------------------------------- drawing */
+
+  /* Redraw for news from the server: held back while a pointer is down on the page (a
+     button replaced between the press and the release would lose the click) or a drag
+     is under way, and drawn on the release. */
+  function renderNews() {
+    if (!T || T.stopped) return;
+    if (RK.Drag.busy()) { T.queued = true; return; }
+    render();
+  }
+
+  /* Redraw now (what the player just did); only a drag under way holds it back. */
+  function render() {
+    if (!T || T.stopped) return;
+    if (RK.Drag.dragging()) { T.queued = true; return; }
+    const box = document.getElementById("tbl-main");
+    if (!box) return;
+    const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
+    const meldsEl = document.getElementById("melds");
+    const meldsScroll = meldsEl ? meldsEl.scrollTop : 0;
+    document.body.classList.toggle("offline", !T.online && !!T.msg);
+    box.replaceChildren(...draw().filter(Boolean));
+    const melds2 = document.getElementById("melds");
+    if (melds2) melds2.scrollTop = meldsScroll;
+    RK.Side.update(api());
+    RK.restoreFocus(box, focus, "button.act:not([disabled]), button.hc");
+    fitHand();
+    // what just arrived moves once, on the drawing that first shows it
+    if (T.H) T.H.fresh = new Set();
+    T.newTop = false;
+    T.freshMelds = new Set();
+  }
+
+  function draw() {
+    const m = T.msg;
+    const parts = [banners()];
+    if (!m) return parts.concat([h("p.loading", null, "Connecting to the table…"), joinBox()]);
+    const v = m.view;
+    const seat = m.seat === undefined ? null : m.seat;
+    if (!v || m.status === "waiting") return parts.concat([waitingBox(m), joinBox()]);
+    const legal = T.online ? m.legal || [] : [];
+    const w = m.window || null;
+    const nm = RK.Board.names(m.seats, v.players);
+    const over = m.status === "over" || v.is_over;
+    const mine = seat !== null;
+    const A = api();
+    parts.push(head(m, v, nm, seat, w));
+    parts.push(RK.Board.seatsStrip(v, m.seats, nm, { me: seat, skip: mine ? seat : null, window: w, status: m.status, online: T.online }));
+    const L = RK.Moves.sortLegal(legal);
+    const pileOpts = {
+      newTop: T.newTop,
+      claim: w ? RK.Moves.claimBox(A, v, legal, w, nm) : null,
+      stock: legal.includes("draw") ? { class: "pile stock live", dataset: { drop: "stock", drag: "stock" }, onclick: () => send("draw"), title: "Draw from the stock (click or drag to your hand)" } : null,
+      pile: legal.includes("take") || legal.includes("draw both") ? { class: "pile discard live", dataset: { drop: "discard", drag: "pile" },
+        onclick: () => send(legal.includes("take") ? "take" : "draw both"), title: "Take the top card (click or drag to your hand)" } : null,
+    };
+    const buildable = mine && !over && T.H && (T.H.groups.length || (myTurn() && (v.phase === "play" || L.melds.length)));
+    const build = buildable ? RK.Hand.buildArea(T.H, { check: T.check, onGroup: groupSelected, onUngroup: ungroup }) : null;
+    const layTargets = mine && T.online && !T.pending && (L.layoffs.length || L.swaps.length);
+    parts.push(h("div.felt", null, RK.Board.piles(v, pileOpts),
+      RK.Board.melds(v, nm, { me: seat, build, drop: layTargets, fresh: T.freshMelds })));
+    if (mine && v.hand && T.H) {
+      const title = `Your hand (${v.hand.length}) · ${v.scores[seat]} pts${v.down && v.down[seat] && v.contract !== "no contract" ? " · down" : ""}`;
+      parts.push(RK.Hand.panel(T.H, v, { title, onToggle: toggle, onKey: handKey, onSort: sortBy,
+        canArrange: !over && T.online, onArrange: () => sendMsg({ type: "arrange" }) }));
+    }
+    if (mine && !over) {
+      if (T.showHint && m.hint) parts.push(hintBox(m.hint));
+      if (!w && legal.length) parts.push(RK.Moves.bar(A, v, legal, nm));
+      else parts.push(h("section#actions.waiting-bar", { "aria-label": "Your moves" },
+        h("div.bar", null, h("span.small.muted", null, !T.online ? "Moves are off until the connection is back."
+          : m.autoplay ? "A bot is playing your seat." : w ? "An offer is open beside the discard pile." : "Waiting for the others…"),
+        h("span.spacer"), autoplayButton(m))));
+    } else if (!mine) {
+      parts.push(h("p#spectator.small.muted.spectating", null, "You are watching: you see only what every player sees."), joinBox());
+    }
+    return parts;
+  }
+
+  function head(m, v, nm, seat, w) {
+    const deals = v.deals ? `/${v.deals}` : "";
+    const timer = !w && m.deadline ? h("span.timer.small", null, "⏱ ", h("span.countdown", { dataset: { deadline: m.deadline } },
+      `${RK.secondsLeft(m.deadline, T.offset)} s`)) : null;
+    return h("section#status.tbl-head", { "aria-labelledby": "status-h" },
+      h("div.head-row", null,
+        h("h1#status-h.tbl-title", null, `${v.name} · deal ${v.round}${deals}`),
+        h("span.spacer"),
+        h("button.tool#open-side", { type: "button", "aria-controls": "side", "aria-expanded": RK.Side.isOpen() ? "true" : "false",
+          dataset: { fk: "open-side" }, onclick: () => RK.Side.open(api()) }, "Log & chat", RK.Side.unreadBadge()),
+        h("button.tool.icon", { type: "button", dataset: { fk: "settings" }, "aria-haspopup": "dialog", "aria-label": "Settings",
+          title: "Settings", onclick: () => RK.Side.settingsDialog(api()) }, "⚙")),
+      h("p#contract.small", null, RK.Board.contractWords(v)),
+      h("p#turn.turn", null, RK.Board.turnWords(v, nm, seat, w, m.status), " ", timer),
+      m.table && m.table.deal_chosen ? h("p#seeded.small.seeded", null,
+        "This table was dealt from a seed its creator chose: whoever knows that seed can know every card.") : null);
+  }
+
+  function banners() {
+    const m = T.msg;
+    const out = [];
+    if (T.msg && !T.online) {
+      out.push(h("div#conn-lost.banner.bad", { role: "alert" },
+        h("strong", null, "Connection lost. "), "Moves are off until the table is back. ",
+        h("span#retry-in", { dataset: { retry: T.retryAt } }, retryText()), " ",
+        h("button.tool", { type: "button", onclick: retryNow, dataset: { fk: "retry" } }, "Try now")));
+    }
+    if (T.notice) out.push(h("div.banner", { role: "status" }, T.notice, " ",
+      h("button.tool", { type: "button", onclick: () => { T.notice = ""; render(); } }, "OK")));
+    if (T.error) {
+      out.push(h("div#error.banner.bad", { role: "alert" }, T.error, " ",
+        h("button.tool", { type: "button", dataset: { fk: "error-ok" }, onclick: () => { T.error = ""; render(); } }, "OK")));
+    }
+    if (m && m.stand_in && m.stand_in.moves && m.stand_in.moves.length) {
+      const why = { away: "while you were away", asked: "while you let it", timer: "when your time ran out" }[m.stand_in.why] || "for you";
+      out.push(h("div#away.banner", { role: "status" },
+        h("strong", null, `A bot played for you ${why}: `), m.stand_in.moves.map(moveWords).join(", ") + ". ",
+        h("button.tool", { type: "button", dataset: { fk: "away-ok" }, onclick: () => sendMsg({ type: "stand_in_seen" }) }, "OK")));
+    }
+    if (m && m.pause && m.view && !m.view.is_over) {
+      out.push(h("div#pause.banner", { role: "status" }, `Deal ${m.pause.round + 1} starts in `,
+        h("span.countdown", { dataset: { deadline: m.pause.until } }, `${RK.secondsLeft(m.pause.until, T.offset)} s`),
+        (m.pause.waiting || []).length ? ` or when everyone is ready.` : ".", " ",
+        (m.pause.waiting || []).includes(m.seat) ? h("button.tool", { type: "button", dataset: { fk: "ready" }, onclick: ready }, "Ready") : null));
+    }
+    return h("div#banners", null, out);
+  }
+
+  function ready() { sendMsg({ type: "ready" }); RK.Side.closeResult(); }
+
+  function retryText() {
+    const s = Math.max(0, Math.ceil((T.retryAt - Date.now()) / 1000));
+    return T.ws && T.ws.readyState === 0 ? "Reconnecting now…" : `Trying again in ${s} s.`;
+  }
+
+  /* "discard 7H" -> "discarded 7♥" */
+  function moveWords(a) {
+    const w = a.split(/\s+/);
+    const c = w[1] ? RK.Moves.tokenWords(w[1]) : "";
+    return ({ draw: "drew from the stock", take: "took the discard", discard: `discarded ${c}`, pass: "passed",
+      buy: "bought the discard", meld: `melded ${RK.Moves.meldWords(a)}`, layoff: `laid off ${c}`, swap: `swapped ${c}`,
+      cut: "cut the pack", shanghai: "called Shanghai", rummy: "called Rummy" })[w[0]] || a;
+  }
+
+  /* "discard 7H" -> "Discard 7♥": a move as advice. */
+  function adviceWords(a) {
+    const w = a.split(/\s+/);
+    const c = w[1] ? RK.Moves.tokenWords(w[1]) : "";
+    const v = T.msg.view;
+    const nm = RK.Board.names(T.msg.seats, v.players);
+    return ({ draw: "Draw from the stock", take: `Take ${v.discard_top ? RK.cardShort(v.discard_top) : "the discard"}`,
+      discard: `Discard ${c}`, pass: "Pass", buy: "Buy it", meld: `Meld ${RK.Moves.meldWords(a)}`, cut: "Cut the pack",
+      layoff: w[0] === "layoff" ? `Lay off ${RK.Moves.layoffWords(a, v, nm)}` : "", swap: `Swap ${c} into meld ${w[2]}`,
+      shanghai: "Call Shanghai", rummy: `Call Rummy, shedding ${c}` })[w[0]] || a;
+  }
+
+  function hintBox(hint) {
+    const text = typeof hint === "string" ? hint : hint.action;
+    return h("section#hint.hint", { "aria-label": "Hint", role: "status" }, h("strong", null, "Hint: "), adviceWords(text),
+      hint.why ? h("span", null, ` — ${RK.Board.cardsInText(hint.why)}`) : null);
+  }
+
+  function autoplayButton(m) {
+    const on = !!m.autoplay;
+    return h("button.tool" + (on ? ".primary" : ""), { type: "button", dataset: { fk: "autoplay" }, disabled: !T.online || null,
+      onclick: () => sendMsg({ type: "autoplay", on: !on }) }, on ? "I'm back: give me my seat" : "Let a bot play for me");
+  }
+
+  /* ---------------------------------------------------------------- the hand: keys, clicks */
+
+  function toggle(id) {
+    const H = T.H;
+    if (H.sel.has(id)) H.sel.delete(id); else H.sel.add(id);
+    render();
+  }
+
+  function sortBy(by) { RK.Hand.setMode(T.H, by); render(); }
+
+  function groupSelected(k) {
+    const ids = RK.Hand.selected(T.H).map((x) => x.id);
+    if (!ids.length) return;
+    RK.Hand.addToGroup(T.H, ids, k);
+    askCheck();
+    render();
+  }
+
+  function ungroup(ids) {
+    RK.Hand.removeFromGroups(T.H, ids);
+    askCheck();
+    render();
+  }
+
+  /* Arrows move along the hand; Shift+arrows move the card itself; Home/End jump. */
+  function handKey(ev, id) {
+    const loose = RK.Hand.loose(T.H);
+    const i = loose.findIndex((x) => x.id === id);
     const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[ev.key];
+    if (step && ev.shiftKey) {
+      ev.preventDefault();
+      const j = i + step;
+      if (j < 0 || j >= loose.length) return;
+      const before = step < 0 ? loose[j].id : (j + 1 < loose.length ? loose[j + 1].id : null);
+      RK.Hand.moveCard(T.H, id, before);
+      render();
+      const el = T.main.querySelector(`[data-fk="card-${id}"]`);
+      if (el) el.focus();
+      announce(`${RK.cardShort(loose[i].card)} moved to place ${j + 1} of ${loose.length}.`);
+      return;
+    }
     let to = null;
-    if (step) to = (i + step + n) % n;
+    if (step) to = (i + step + loose.length) % loose.length;
     else if (ev.key === "Home") to = 0;
-    else if (ev.key === "End") to = n - 1;
+    else if (ev.key === "End") to = loose.length - 1;
     if (to === null) return;
     ev.preventDefault();
-    const el = T.main.querySelector(`[data-fk="card-${to}"]`);
+    const el = T.main.querySelector(`[data-fk="card-${loose[to].id}"]`);
     if (el) el.focus();
   }
 
-  function setSort(by) {
-    const before = displayed(T.msg.view);
-    T.sortBy = by;
-    RK.store.set("sort", by);
-    remapSelection(before, displayed(T.msg.view));
-    render();
+  /* Lay the cards of the hand out in the room there is: overlapping in one row, or in
+     more rows where a card would show less than a finger's width. */
+  function fitHand() {
+    const row = document.getElementById("cards");
+    if (!row) return;
+    const n = row.children.length;
+    if (!n) return;
+    const cw = row.children[0].getBoundingClientRect().width || 56;
+    const wide = row.clientWidth;
+    const minStep = 44; // a touch target
+    const perRow = Math.max(1, Math.min(n, 1 + Math.floor((wide - cw) / minStep)));
+    const rows = Math.ceil(n / perRow);
+    const per = Math.ceil(n / rows);
+    // one row with room to spare: side by side; else overlapping, the corners showing
+    const step = per > 1 ? Math.min(rows === 1 ? cw + 6 : cw * 0.8, (wide - cw) / (per - 1)) : cw;
+    const used = cw + (per - 1) * step;
+    row.style.setProperty("--step", `${step}px`);
+    row.style.setProperty("--left", `${Math.max(0, (wide - used) / 2)}px`);
+    row.style.setProperty("--rows", rows);
+    row.style.setProperty("--per", per);
+    [...row.children].forEach((el, k) => {
+      el.style.setProperty("--col", k % per);
+      el.style.setProperty("--row", Math.floor(k / per));
+    });
   }
+  window.addEventListener("resize", () => { if (T) fitHand(); });
 
-  /* ---------------------------------------------------------------- actions */
-
-  function label(a, v, w) {
-    const top = v.discard_top;
-    if (a === "draw") return "Draw from the stock";
-    if (a === "draw both") return `Take ${top} and draw from the stock`;
-    if (a === "take") return `Take ${top}`;
-    if (a === "cut") return "Cut the pack";
-    if (a === "pass") return w ? "No, pass" : "Pass";
-    if (a === "buy") return (w && w.kind === "buy" ? "Buy " : "May I? Buy ") + (top || "the discard");
-    if (a === "shanghai") return "Call Shanghai";
-    if (a === "rummy") return "Call Rummy";
-    return a;
-  }
-
-  const SIMPLE = ["draw", "draw both", "take", "cut", "buy", "pass", "shanghai", "rummy"];
-  const KEYS = { draw: "d", take: "t", buy: "b", pass: "p", cut: "c" };
-
-  function actBtn(text, content, extra) {
-    return h("button.act", Object.assign({ type: "button", disabled: T.pending || null,
-      dataset: { action: text, fk: `act-${text}` }, onclick: () => send(text),
-      "aria-keyshortcuts": KEYS[text] || null }, extra || {}), content);
-  }
-
-  /* A meld as cards, each wild followed by what it stands for ("JK=7"). */
-  function meldContent(text) {
-    return text.replace(/^meld /, "").split("/").map((g, k) => h("span.group", null, k ? " / " : "",
-      g.trim().split(/\s+/).map((tok) => { const [c, m] = tok.split("="); return RK.cardFace(c, m); })));
-  }
-
-  /* The card-taking actions (discard 7H, rummy 7H, shanghai 7H) act on the selected card. */
-  function cardAction(verb, cards, labelText) {
-    const sel = selectedCards();
-    const c = sel.length === 1 && cards.has(sel[0]) ? sel[0] : null;
-    return h("button.act" + (verb === "discard" ? ".primary" : ""), { type: "button",
-      disabled: !c || T.pending || null, dataset: { action: verb, fk: `act-${verb}-card` },
-      "aria-keyshortcuts": verb === "discard" ? "x" : null,
-      onclick: () => { if (c) send(`${verb} ${c}`); } },
-      c ? `${labelText} ${c}` : `${labelText} (select one card)`);
-  }
-
-  function sortLegal(legal) {
-    const out = { simple: [], discard: new Set(), shanghaiDiscard: new Set(), rummy: new Set(), melds: [], layoffs: [],
-      shanghaiLay: [], swaps: [], other: [] };
-    for (const a of legal) {
-      const w = a.split(/\s+/);
-      if (SIMPLE.includes(a)) out.simple.push(a);
-      else if (w[0] === "discard") out.discard.add(w[1]);
-      else if (w[0] === "rummy") out.rummy.add(w[1]);
-      else if (w[0] === "shanghai" && w.length === 2) out.shanghaiDiscard.add(w[1]);
-      else if (w[0] === "shanghai") out.shanghaiLay.push(a);
-      else if (w[0] === "meld") out.melds.push(a);
-      else if (w[0] === "layoff") out.layoffs.push(a);
-      else if (w[0] === "swap") out.swaps.push(a);
-      else out.other.push(a);
-    }
-    return out;
-  }
-
-  function layoffWords(a) {
-    const w = a.split(/\s+/);
-    const n = w[w.length - 1];
-    const [c, m] = w[1].split("=");
-    return [RK.cardFace(c, m), ` on meld ${n}`];
-  }
-
-  function actionsPanel(v, legal, w, tail) {
-    const L = sortLegal(legal);
-    const sel = new Set(selectedCards());
-    const kids = [];
-    if (L.simple.length) kids.push(h("div.btnrow", null, L.simple.map((a) => actBtn(a, label(a, v, w)))));
-    if (L.melds.length) {
-      kids.push(h("h3", null, "Lay down"), h("div.btnrow", null, L.melds.map((a) => actBtn(a, meldContent(a), { class: "act meld" }))));
-    }
-    // the composer: after the draw, or before it where melds come first (ten-card, a pat deal)
-    const myPlay = v.current_player === T.msg.seat && !w && (v.phase === "play" || L.melds.length > 0);
-    if (myPlay) kids.push(composer(L));
-    const lay = sel.size ? L.layoffs.filter((a) => sel.has(a.split(/\s+/)[1].split("=")[0])) : L.layoffs;
-    if (L.layoffs.length) {
-      kids.push(h("h3", null, "Lay off", sel.size ? " (selected cards)" : ""),
-        lay.length ? h("div.btnrow", null, lay.map((a) => actBtn(a, layoffWords(a)))) : h("p.small.muted", null, "None of the selected cards fits a meld."));
-    }
-    if (L.shanghaiLay.length) {
-      kids.push(h("h3", null, "Call Shanghai"), h("div.btnrow", null, L.shanghaiLay.map((a) => actBtn(a, ["Shanghai: lay ", ...layoffWords(a)]))));
-    }
-    if (L.swaps.length) {
-      kids.push(h("h3", null, "Swap for a wild"), h("div.btnrow", null, L.swaps.map((a) => {
-        const [, c, n] = a.split(/\s+/);
-        return actBtn(a, ["Put ", RK.cardFace(c), ` in meld ${n}, take its wild`]);
-      })));
-    }
-    const byCard = [];
-    if (L.discard.size) byCard.push(cardAction("discard", L.discard, "Discard"));
-    if (L.shanghaiDiscard.size) byCard.push(cardAction("shanghai", L.shanghaiDiscard, "Discard calling Shanghai:"));
-    if (L.rummy.size) byCard.push(cardAction("rummy", L.rummy, "Call Rummy, shedding"));
-    if (byCard.length) kids.push(h("div.btnrow", null, byCard));
-    if (L.other.length) kids.push(h("div.btnrow", null, L.other.map((a) => actBtn(a, a))));
-    kids.push(typeBox(), tail);
-    return h("section#actions.panel", { "aria-labelledby": "act-h" }, h("h2#act-h", null, "Your move"), kids);
-  }
-
-  /* Compose a meld from the selected cards: group by group for a contract of several
-     melds. When the groups are one of the arrangements the engine lists, its text (with
-     the meaning of each wild) is sent; else the cards as grouped, and the engine says
-     what is wrong, if anything. */
-  function composer(L) {
-    const sel = selectedCards();
-    const groups = T.groups.concat(sel.length ? [sel] : []);
-    const text = groups.length ? meldText(groups, L.melds) : "";
-    const chips = T.groups.map((g, k) => h("span.chip", null, RK.cardsLine(g),
-      h("button.small", { type: "button", "aria-label": `Take group ${k + 1} apart`, dataset: { fk: `ungroup-${k}` },
-        onclick: () => { T.groups.splice(k, 1); remapSelection(null, displayed(T.msg.view)); render(); } }, "×")));
-    return h("div#composer", null,
-      h("h3", null, "Meld the selected cards"),
-      chips.length ? h("div.chips", null, "Groups: ", chips) : null,
-      h("div.btnrow", null,
-        h("button", { type: "button", disabled: !sel.length || null, dataset: { fk: "group" }, "aria-keyshortcuts": "g",
-          onclick: groupSelected }, "Put selected aside as a group"),
-        h("button#meld-selected.act", { type: "button", disabled: !groups.length || T.pending || null,
-          dataset: { fk: "meld-selected", action: text }, "aria-keyshortcuts": "m", onclick: () => { if (text) send(text); } },
-        groups.length ? ["Meld ", meldContent(text)] : "Meld (select cards)")));
-  }
-
-  function groupSelected() {
-    const sel = selectedCards();
-    if (!sel.length) return;
-    T.groups.push(sel);
-    T.sel = [];
-    render();
-  }
-
-  function meldText(groups, legalMelds) {
-    const key = (gs) => gs.map((g) => g.slice().sort().join(" ")).sort().join("/");
-    const want = key(groups);
-    for (const a of legalMelds) {
-      const gs = a.replace(/^meld /, "").split("/").map((g) => g.trim().split(/\s+/).map((t) => t.split("=")[0]));
-      if (key(gs) === want) return a;
-    }
-    return "meld " + groups.map((g) => g.join(" ")).join(" / ");
-  }
-
-  function typeBox() {
-    const input = h("input#typed", { name: "action", autocomplete: "off", spellcheck: "false",
-      placeholder: "e.g. meld 7C 7D JK=7 / 3H 4H JK=5H 6H", "aria-describedby": "typed-help" });
-    return h("details#typebox", null, h("summary", null, "Type a move"),
-      h("form.row", { onsubmit: (ev) => { ev.preventDefault(); const t = input.value.trim(); if (t) { send(t); input.value = ""; } } },
-        h("label.sr", { for: "typed" }, "Move"), input, h("button", { type: "submit" }, "Send")),
-      h("p#typed-help.small.muted", null, "draw, take, meld 7C 7D 7S, layoff 9H 3, swap 5H 2, discard 7H, buy, pass, shanghai 9H, rummy 7H"));
-  }
-
-  /* ---------------------------------------------------------------- claims */
-
-  function claimBox(v, legal, w, nm) {
-    const what = { may_i: "May I", buy: "Buy", shanghai: "Shanghai", rummy: "Rummy" }[w.kind] || w.kind;
-    const mine = T.msg.seat !== null && T.msg.seat !== undefined;
-    let body;
-    if (w.answered) body = h("p", null, "Your answer is in. The rules decide who gets the card when everyone has answered or the time is up.");
-    else if (legal.length) {
-      const L = sortLegal(legal);
-      const kids = [h("div.btnrow", null, L.simple.map((a) => actBtn(a, label(a, v, w))))];
-      if (L.shanghaiLay.length) kids.push(h("div.btnrow", null, L.shanghaiLay.map((a) => actBtn(a, ["Shanghai: lay ", ...layoffWords(a)]))));
-      if (L.rummy.size) kids.push(h("div.btnrow", null, cardAction("rummy", L.rummy, "Call Rummy, shedding")));
-      if (L.other.length || L.melds.length || L.layoffs.length) {
-        kids.push(h("div.btnrow", null, L.other.concat(L.melds, L.layoffs).map((a) => actBtn(a, a))));
-      }
-      body = h("div", null, h("p", null, claimQuestion(w, v, nm)), kids);
-    } else body = h("p.muted", null, mine ? "You are not asked this time." : "The players are answering.");
-    return h("div#claim.claim", { role: "region", "aria-label": `${what} window` },
-      h("strong", null, w.kind === "shanghai" || w.kind === "rummy" ? `${what}: ${nm[v.turn]} discarded ${v.discard_top}.`
-        : `${what}: ${nm[v.turn]} let ${v.discard_top || "the discard"} go.`), " ",
-      T.msg.deadline ? h("span#countdown.countdown", { dataset: { deadline: T.msg.deadline } }, countdownText(T.msg.deadline)) : null,
-      body);
-  }
-
-  function claimQuestion(w, v, nm) {
-    if (w.kind === "shanghai") return `Call Shanghai on ${v.discard_top}? You lay it off; ${nm[v.turn]} draws a card from your hand.`;
-    if (w.kind === "rummy") return `Call Rummy on ${v.discard_top}? You shed one card of your choice onto the pile.`;
-    return `Do you want ${v.discard_top}? Buying it may cost extra cards from the stock (see the rules). No answer is a pass.`;
-  }
-
-  function countdownText(deadline) {
-    const left = Math.max(0, Math.ceil(deadline - (Date.now() / 1000 + T.offset)));
-    return `${left} s left`;
-  }
-
-  function tickCountdowns() {
-    if (!T) return;
-    for (const el of T.main.querySelectorAll("[data-deadline]")) el.textContent = countdownText(+el.dataset.deadline);
-  }
-
-  /* ---------------------------------------------------------------- joining, rematch */
+  /* ---------------------------------------------------------------- waiting, joining */
 
   function freeSeats() {
     const seats = (T.msg && T.msg.seats) || (T.info && T.info.seats) || [];
@@ -468,141 +740,46 @@ RK.Table = (function () {
       } }, h("label", { for: "j-name" }, "Your name"), name, h("button.primary", { type: "submit" }, "Join")), msg);
   }
 
-  async function rematch() {
-    try {
-      const r = await RK.api("POST", `/api/tables/${T.id}/rematch`, { token: T.me.token });
-      const j = await RK.api("POST", `/api/tables/${r.id}/join`, { name: T.me.name || RK.store.get("name", "Player"), seat: T.me.seat });
-      RK.keepSeat(r.id, j.seat, j.token, T.me.name);
-      RK.go(`/t/${r.id}`);
-    } catch (e) { T.error = e.message; render(); }
-  }
-
-  function overBox() {
-    const kids = [];
-    const next = T.msg && T.msg.table && T.msg.table.rematch;
-    if (next) kids.push(h("a.button.primary", { href: `/t/${next}` }, "Go to the rematch table"));
-    else if (T.me) kids.push(h("button#rematch.primary", { type: "button", onclick: rematch, dataset: { fk: "rematch" } }, "Rematch"));
-    kids.push(" ", h("a.button#replay-link", { href: `/t/${T.id}?replay=0` }, "Replay this game step by step"));
-    return h("div.btnrow", null, kids);
-  }
-
-  /* ---------------------------------------------------------------- drawing */
-
-  function render() {
-    if (!T || T.stopped) return;
-    const m = T.msg;
-    const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
-    const logEl = document.getElementById("log");
-    const logAtEnd = !logEl || logEl.scrollTop + logEl.clientHeight >= logEl.scrollHeight - 8;
-    const parts = [];
-    if (T.notice) parts.push(h("p.notice", { role: "status" }, T.notice));
-    if (!m) {
-      parts.push(h("p", null, "Connecting to the table…"), joinBox());
-      T.main.replaceChildren(...parts.filter(Boolean));
-      return;
-    }
-    const v = m.view;
-    const seat = m.seat === undefined ? null : m.seat;
-    const legal = m.legal || [];
-    const w = m.window || null;
-    if (!v) {
-      parts.push(waitingBox(m), joinBox());
-      T.main.replaceChildren(...parts.filter(Boolean));
-      return;
-    }
-    const nm = RK.Board.names(m.seats, v.players, seat);
-    const over = m.status === "over" || v.is_over;
-    const timer = !w && m.deadline ? h("p.small", null, "Time left for this turn: ",
-      h("span.countdown", { dataset: { deadline: m.deadline } }, countdownText(m.deadline))) : null;
-    parts.push(RK.Board.header(v, nm, seat, w, [timer, m.status === "waiting" ? waitingBox(m) : null,
-      seat === null ? h("p#spectator.muted", null, "You are watching: only what every player sees is shown.") : null,
-      m.table && m.table.deal_chosen ? h("p#seeded.small.seeded", null,
-        "This table was dealt from a seed its creator chose: whoever knows that seed can know every card.") : null],
-    m.status));
-    parts.push(joinBox());
-    if (over) parts.push(RK.Board.standings(v, nm, overBox()));
-    const col = [h("div.boardrow", null, RK.Board.pilePanel(v, w ? claimBox(v, legal, w, nm) : null), RK.Board.meldsPanel(v, nm))];
-    if (seat !== null && v.hand) col.push(handPanel(v, legal));
-    if (m.hint) col.push(hintBox(m.hint));
-    if (T.error) {
-      col.push(h("p#error.error", { role: "alert" }, T.error, " ",
-        h("button.small", { type: "button", onclick: () => { T.error = ""; render(); } }, "OK")));
-    }
-    if (seat !== null && !over && !w && legal.length) col.push(actionsPanel(v, legal, w, autoplayBox(m)));
-    else if (seat !== null && !over && m.status === "playing") {
-      col.push(h("section#actions.panel", null, h("h2", null, "Your move"),
-        h("p.muted", null, w ? "A claim window is open (see the discard pile)." : "Waiting for the others."), autoplayBox(m)));
-    }
-    if (v.last_round) {
-      const res = RK.Board.resultPanel(v.last_round, nm, T.resultOpen);
-      res.querySelector("details").addEventListener("toggle", (ev) => { T.resultOpen = ev.target.open; });
-      col.push(res);
-    }
-    const side = [RK.Board.seatsPanel(v, m.seats, nm, seat, w, m.status), RK.Board.logPanel(v, nm), inviteBox()];
-    parts.push(h("div.cols", null, h("div.colmain", null, col), h("div.colside", null, side)));
-    T.main.replaceChildren(...parts.filter(Boolean));
-    const log = document.getElementById("log");
-    if (log && logAtEnd) log.scrollTop = log.scrollHeight;
-    restoreFocus(focus);
-  }
-
-  function restoreFocus(fk) { RK.restoreFocus(T.main, fk, "button.act:not([disabled]), button.card:not([disabled])"); }
-
-  function hintBox(hint) {
-    const text = typeof hint === "string" ? hint : hint.action;
-    return h("p#hint.hint", null, "Hint: ", h("code", null, text), hint.why ? ` (${hint.why})` : "");
-  }
-
-  /* Hand the seat to a bot for a while, or take it back ("I'm back"). */
-  function autoplayBox(m) {
-    const on = !!m.autoplay;
-    const send = () => {
-      if (T.ws && T.ws.readyState === 1) T.ws.send(JSON.stringify({ type: "autoplay", on: !on }));
-    };
-    return h("div#autoplay.btnrow.small", null,
-      on ? h("span.notice", null, "A bot is playing your seat.") : null,
-      h("button" + (on ? ".primary" : ".small"), { type: "button", dataset: { fk: "autoplay" }, onclick: send },
-        on ? "I'm back: give me my seat" : "Let a bot play for me"));
-  }
-
   function waitingBox(m) {
-    const seats = m.seats || [];
+    const seats = m.seats || (T.info && T.info.seats) || [];
     const humans = seats.filter((s) => s.kind === "human");
     const taken = humans.filter((s) => !RK.isFree(s)).length;
-    return h("div#waiting", null, h("p", null, `Waiting for players: ${taken} of ${humans.length} seats taken. ` +
-      "The game starts when every seat is taken. Send this table's link to the others:"),
-      h("p", null, h("code#waiting-link", null, `${location.origin}/t/${T.id}`)), seatListing(seats));
-  }
-
-  function seatListing(seats) {
-    return h("ul.small", null, seats.map((s, i) => h("li", null, `Seat ${i}: `, RK.isFree(s) ? "free" : `${s.name || ""} (${RK.seatLabel(s)})`)));
-  }
-
-  function inviteBox() {
     const url = `${location.origin}/t/${T.id}`;
-    return h("section#invite.panel", { "aria-labelledby": "inv-h" }, h("h2#inv-h", null, "Invite"),
-      h("p.small", null, "Anyone with this link can take a free seat or watch:"),
-      h("div.row", null, h("input#invite-url", { readonly: true, value: url, "aria-label": "Invite link", onfocus: (e) => e.target.select() }),
-        h("button.small", { type: "button", onclick: async (ev) => {
-          try { await navigator.clipboard.writeText(url); ev.target.textContent = "Copied"; } catch (e) { document.getElementById("invite-url").select(); }
-        } }, "Copy")));
+    const rules = (m.table && m.table.house_rules) || (T.info && T.info.house_rules) || [];
+    return h("section#waiting.panel", { "aria-labelledby": "wait-h" },
+      h("h1#wait-h", null, (m.table && m.table.name) || "Table"),
+      h("p", null, `Waiting for players: ${taken} of ${humans.length} people's seats taken. The game starts when every seat is taken.`),
+      h("p", null, "Send this link to the people you want to play with:"),
+      RK.Side.inviteRow(url),
+      h("h2", null, "Seats"),
+      h("ol#seat-list.seat-list", null, seats.map((s, i) => h("li", null, RK.isFree(s) ? h("em", null, "free") : `${s.name || ""} (${RK.seatLabel(s)})`))),
+      h("h2", null, "House rules"),
+      rules.length ? h("ul#house-rules", null, rules.map((r) => h("li", null, r)))
+        : h("p#house-rules.muted", null, "None: the ruleset is played as it is written."));
   }
 
-  /* ---------------------------------------------------------------- keys */
+  /* ---------------------------------------------------------------- keys, timers */
 
   function onKey(ev) {
     if (!T || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const tag = (ev.target.tagName || "").toLowerCase();
-    if (["input", "select", "textarea"].includes(tag)) return;
+    if (["input", "select", "textarea"].includes(tag) || document.querySelector("dialog[open]")) return;
     if (!T.msg || !T.msg.view) return;
     const click = (sel) => { const el = T.main.querySelector(sel); if (el && !el.disabled) { ev.preventDefault(); el.click(); } };
     const k = ev.key;
-    if (k === "Escape") { T.sel = []; render(); return; }
-    if (k === "s") { setSort(T.sortBy === "suit" ? "rank" : "suit"); return; }
+    if (k === "Escape" && T.H) { T.H.sel.clear(); render(); return; }
+    if (k === "s" && T.H) { sortBy(T.H.mode === "suit" ? "rank" : "suit"); return; }
     const byKey = { d: '[data-action="draw"]', t: '[data-action="take"]', b: '[data-action="buy"]', p: '[data-action="pass"]',
-      c: '[data-action="cut"]', x: '[data-action="discard"]', m: "#meld-selected", g: '[data-fk="group"]' }[k];
+      c: '[data-action="cut"]', x: '[data-action="discard"]', m: '[data-fk="meld-built"]', g: '[data-fk="group"]', h: '[data-fk="hint"]' }[k];
     if (byKey) click(byKey);
   }
 
-  return { show, stop };
+  function tickCountdowns() {
+    if (!T) return;
+    for (const el of document.querySelectorAll("[data-deadline]")) el.textContent = `${RK.secondsLeft(+el.dataset.deadline, T.offset)} s`;
+    const r = document.getElementById("retry-in");
+    if (r) r.textContent = retryText();
+  }
+
+  return { show, stop, playMeld };
 })();

@@ -80,41 +80,14 @@ RK.SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 RK.RANK_NAME = { A: "ace", T: "ten", J: "jack", Q: "queen", K: "king" };
 
 RK.isJoker = (c) => c === "JK";
-RK.rankIndex = (c) => (RK.isJoker(c) ? 13 : RK.RANKS.indexOf(c[0]));
-RK.suitIndex = (c) => (RK.isJoker(c) ? 4 : RK.SUITS.indexOf(c[1]));
-
 RK.cardWords = function cardWords(c) {
   if (RK.isJoker(c)) return "joker";
   const r = RK.RANK_NAME[c[0]] || c[0];
   return `${r} of ${RK.SUIT_NAME[c[1]]}`;
 };
 
-/* One card face: the text form (e.g. "7H") always present, the symbol shown beside it. */
-RK.cardFace = function cardFace(c, meaning) {
-  const red = !RK.isJoker(c) && (c[1] === "H" || c[1] === "D");
-  const sym = RK.isJoker(c) ? "★" : RK.SYMBOL[c[1]];
-  const face = RK.h("span.face" + (red ? ".red" : "") + (RK.isJoker(c) ? ".joker" : ""),
-    { title: RK.cardWords(c) + (meaning ? ` as ${meaning}` : "") },
-    RK.h("span.ct", null, c),
-    RK.h("span.cs", { "aria-hidden": "true" }, sym));
-  if (meaning) face.append(RK.h("span.cm", null, "=" + meaning));
-  return face;
-};
-
-RK.cardsLine = (cards) => RK.h("span.cards", null, cards.map((c) => RK.cardFace(c)));
-
-/* Sort keys for the hand: by suit (C D H S, then jokers) or by rank (A..K, then jokers). */
-RK.sortCards = function sortCards(cards, by) {
-  const key = by === "rank"
-    ? (c) => RK.rankIndex(c) * 8 + RK.suitIndex(c)
-    : (c) => RK.suitIndex(c) * 16 + RK.rankIndex(c);
-  return cards.slice().sort((a, b) => key(a) - key(b));
-};
-
-/* "Seat 2 discarded KS" -> "Cleo discarded KS" */
-RK.named = function named(text, names) {
-  return String(text).replace(/\bSeat (\d+)\b/g, (m, n) => (names[+n] !== undefined ? names[+n] : m));
-};
+/* A line of cards as drawn (cards.js). */
+RK.cardsLine = (cards) => RK.Cards.row(cards);
 
 RK.plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
 
@@ -123,9 +96,15 @@ RK.isFree = (s) => s.kind === "human" && (s.taken !== undefined ? !s.taken : !s.
 
 RK.seatLabel = function seatLabel(s) {
   if (!s) return "";
-  if (s.kind && s.kind.startsWith("bot")) return `bot (${s.kind.split(":")[1] || "medium"})`;
+  if (s.kind && s.kind.startsWith("bot")) return `${s.kind.split(":")[1] || "medium"} bot`;
   return "person";
 };
+
+/* Seats are numbered from 1 for people (the protocol counts from 0). */
+RK.seatNo = (i) => i + 1;
+
+/* Seconds left until an epoch time, by the server's clock (offset: server - here). */
+RK.secondsLeft = (deadline, offset) => Math.max(0, Math.ceil(deadline - (Date.now() / 1000 + (offset || 0))));
 
 /* After a page is drawn again, focus the element that had it (same data-fk), else the
    first element matching `fallback`: a keyboard user keeps their place. */

@@ -1,0 +1,163 @@
+/* rummykit browser app: the moves a seated player may make now — the move bar under the
+   hand and the claim offer beside the discard pile. Every button is one action the server
+   listed in "legal" (or the meld the player built), named by its verb first ("Draw …",
+   "Take …", "Discard …", "Meld …", "Lay off …", "Swap …", "May I …", "Buy …", "Pass …"). */
+"use strict";
+
+RK.Moves = (function () {
+  const h = RK.h;
+  const SIMPLE = ["draw", "draw both", "take", "cut", "buy", "pass", "shanghai", "rummy"];
+  const KEYS = { draw: "d", take: "t", buy: "b", pass: "p", cut: "c" };
+
+  function sortLegal(legal) {
+    const out = { simple: [], discard: new Set(), shanghaiDiscard: new Set(), rummy: new Set(), melds: [], layoffs: [],
+      shanghaiLay: [], swaps: [], other: [] };
+    for (const a of legal) {
+      const w = a.split(/\s+/);
+      if (SIMPLE.includes(a)) out.simple.push(a);
+      else if (w[0] === "discard") out.discard.add(w[1]);
+      else if (w[0] === "rummy") out.rummy.add(w[1]);
+      else if (w[0] === "shanghai" && w.length === 2) out.shanghaiDiscard.add(w[1]);
+      else if (w[0] === "shanghai") out.shanghaiLay.push(a);
+      else if (w[0] === "meld") out.melds.push(a);
+      else if (w[0] === "layoff") out.layoffs.push(a);
+      else if (w[0] === "swap") out.swaps.push(a);
+      else out.other.push(a);
+    }
+    return out;
+  }
+
+  /* "a card and N from the stock": what a buy costs this deal. */
+  function cost(w, top) {
+    const card = RK.cardShort((w && w.card) || top || "");
+    const n = w && typeof w.penalty === "number" ? w.penalty : null;
+    if (n === null) return card;
+    return n ? `${card} and ${RK.plural(n, "card")} from the stock` : `${card}, no penalty card`;
+  }
+
+  function label(a, v, w) {
+    const top = v.discard_top ? RK.cardShort(v.discard_top) : "the discard";
+    if (a === "draw") return "Draw from the stock";
+    if (a === "draw both") return `Take ${top} and draw from the stock`;
+    if (a === "take") return `Take ${top}`;
+    if (a === "cut") return "Cut the pack";
+    if (a === "pass") return w ? "Pass: don't take it" : "Pass";
+    if (a === "buy") return (w && w.kind === "buy" ? "Buy " : "May I: ") + cost(w, v.discard_top);
+    if (a === "shanghai") return "Call Shanghai";
+    if (a === "rummy") return "Call Rummy";
+    return a;
+  }
+
+  /* A card text with an optional wild meaning ("JK=7H") as words. */
+  function tokenWords(tok) {
+    const [c, m] = tok.split("=");
+    return m ? `${RK.cardShort(c)} as ${RK.meaningShort(m)}` : RK.cardShort(c);
+  }
+
+  function meldWords(text) {
+    return text.replace(/^meld /, "").split("/").map((g) => g.trim().split(/\s+/).map(tokenWords).join(" ")).join(" / ");
+  }
+
+  function meldOwner(v, nm, n) {
+    const m = (v.meld_info || []).find((x) => x.number === n);
+    return m ? `${m.owner === v.seat ? "your" : nm[m.owner] + "'s"} ${m.kind}` : "";
+  }
+
+  function layoffWords(a, v, nm) {
+    const w = a.split(/\s+/);
+    const n = +w[w.length - 1];
+    return `${tokenWords(w[1])} on meld ${n} (${meldOwner(v, nm, n)})`;
+  }
+
+  /* ---- the move bar ---- */
+
+  function btn(A, text, content, o) {
+    const opt = o || {};
+    return h("button.act" + (opt.cls ? "." + opt.cls.trim().split(/\s+/).join(".") : ""), { type: "button", disabled: !A.canAct() || opt.disabled || null,
+      dataset: { action: text, fk: opt.fk || `act-${text}` }, "aria-keyshortcuts": opt.key || KEYS[text] || null,
+      onclick: opt.onclick || (() => A.send(text)), onpointerdown: opt.onpointerdown || null }, content);
+  }
+
+  /* The card moves (discard, Rummy, Shanghai) act on the one selected card. */
+  function cardMove(A, verb, cards, words, sel, cls) {
+    const c = sel.length === 1 && cards.has(sel[0].card) ? sel[0] : null;
+    return h("button.act" + (cls ? "." + cls : ""), { type: "button", disabled: !c || !A.canAct() || null,
+      dataset: { action: verb, fk: `act-${verb}-card` }, "aria-keyshortcuts": verb === "discard" ? "x" : null,
+      onclick: () => { if (c) A.cardMove(verb, c); } },
+    c ? `${words} ${RK.cardShort(c.card)}` : `${words} (select a card)`);
+  }
+
+  function bar(A, v, legal, nm) {
+    const L = sortLegal(legal);
+    const sel = RK.Hand.selected(A.H);
+    const selCards = new Set(sel.map((x) => x.card));
+    const main = [];
+    const more = [];
+    for (const a of L.simple) main.push(btn(A, a, label(a, v, null), { cls: a === "draw" || a === "take" ? "primary" : "" }));
+    if (L.discard.size) main.push(cardMove(A, "discard", L.discard, "Discard", sel, "primary"));
+    if (L.shanghaiDiscard.size) main.push(cardMove(A, "shanghai", L.shanghaiDiscard, "Discard calling Shanghai:", sel));
+    if (L.rummy.size) main.push(cardMove(A, "rummy", L.rummy, "Call Rummy, shedding", sel));
+    const built = A.builtMeld();
+    if (built) {
+      main.push(btn(A, built.text, `Meld ${built.words}`, { cls: built.ok ? "primary" : "", fk: "meld-built", key: "m",
+        disabled: !built.ok, onclick: A.playBuilt }));
+    }
+    // lay-offs and swaps of the selected cards (all of them when nothing is selected)
+    const lay = sel.length ? L.layoffs.filter((a) => selCards.has(a.split(/\s+/)[1].split("=")[0])) : L.layoffs;
+    const swaps = sel.length ? L.swaps.filter((a) => selCards.has(a.split(/\s+/)[1])) : L.swaps;
+    const fits = lay.map((a) => btn(A, a, `Lay off ${layoffWords(a, v, nm)}`))
+      .concat(swaps.map((a) => { const [, c, n] = a.split(/\s+/); return btn(A, a, `Swap ${RK.cardShort(c)} into meld ${n} for its wild`); }))
+      .concat(L.shanghaiLay.map((a) => btn(A, a, `Shanghai: lay ${layoffWords(a, v, nm)}`)));
+    if (fits.length) more.push(h("div.fits", { role: "group", "aria-label": sel.length ? "Where the selected cards fit" : "Cards that fit a meld on the table" }, fits));
+    if (L.melds.length) {
+      more.push(h("details#ways.ways", { open: A.T.waysOpen || null, ontoggle: (ev) => { A.T.waysOpen = ev.target.open; } },
+        h("summary", null, L.melds.length === 1 ? "A way to lay down" : `Ways to lay down (${L.melds.length})`),
+        h("div.btnrow", null, L.melds.slice(0, 12).map((a) => btn(A, a, `Meld ${meldWords(a)}`, { cls: "meld" })))));
+    }
+    for (const a of L.other) more.push(btn(A, a, a));
+    const tools = [
+      A.T.hints ? h("button.tool", { type: "button", dataset: { fk: "hint" }, "aria-expanded": A.T.showHint ? "true" : "false",
+        "aria-keyshortcuts": "h", onclick: A.toggleHint }, "Hint") : null,
+    ];
+    return h("section#actions", { "aria-label": "Your moves" },
+      more.length ? h("div.more", null, more) : null,
+      h("div.bar", null, main, h("span.spacer"), tools));
+  }
+
+  /* ---- a claim offer (May I / buy, Shanghai, Rummy), beside the discard pile ---- */
+
+  function claimBox(A, v, legal, w, nm) {
+    const what = { may_i: "May I?", buy: "Buy?", shanghai: "Shanghai?", rummy: "Rummy?" }[w.kind] || w.kind;
+    const card = (w.card || v.discard_top);
+    const head = w.kind === "shanghai" || w.kind === "rummy" ? `${nm[v.turn]} discarded ${RK.cardShort(card)}`
+      : `${nm[v.turn]} let ${RK.cardShort(card)} go`;
+    const key = `${w.state_id}|${card}`;
+    const fresh = A.offerFresh(key);
+    let body;
+    if (w.answered) body = h("p.small", null, "Your answer is in. The rules decide who gets the card.");
+    else if (legal.length) {
+      const L = sortLegal(legal);
+      const guard = (text) => ({ onpointerdown: () => A.offerPressed(key), onclick: (ev) => A.offerClick(ev, key, text) });
+      const opts = (a) => Object.assign({ cls: "claim-btn" + (a === "pass" ? "" : " primary"), fk: `claim-${a}` }, guard(a));
+      const kids = L.simple.map((a) => {
+        const b = btn(A, a, label(a, v, w), opts(a));
+        b.dataset.offer = key;
+        if (fresh) b.setAttribute("aria-disabled", "true");
+        return b;
+      });
+      for (const a of L.shanghaiLay) { const b = btn(A, a, `Shanghai: lay ${layoffWords(a, v, nm)}`, opts(a)); b.dataset.offer = key; kids.push(b); }
+      if (L.rummy.size) kids.push(cardMove(A, "rummy", L.rummy, "Call Rummy, shedding", RK.Hand.selected(A.H)));
+      body = h("div.claim-btns", null, kids);
+    } else body = h("p.small.muted", null, A.T.msg.seat !== null ? "You are not asked this time." : "The players are answering.");
+    const prefs = A.T.msg.seat !== null && A.T.msg.seat !== undefined ? h("label.small.claim-never", null,
+      h("input#never-ask", { type: "checkbox", checked: A.T.prefs.claims === "never",
+        onchange: (ev) => A.setPrefs({ claims: ev.target.checked ? "never" : "always" }) }),
+      " Don't ask me again this game") : null;
+    return h("div#claim.claim" + (fresh ? ".fresh" : ""), { role: "region", "aria-label": `${what} offer` },
+      h("p.claim-head", null, h("strong", null, what), " ", head, " ",
+        A.T.msg.deadline ? h("span#countdown.countdown", { dataset: { deadline: A.T.msg.deadline } }, `${RK.secondsLeft(A.T.msg.deadline, A.T.offset)} s`) : null),
+      body, prefs);
+  }
+
+  return { sortLegal, label, bar, claimBox, meldWords, layoffWords, tokenWords };
+})();
