@@ -747,6 +747,8 @@ class Table:
             action = await self._choose(level, seat, g.view(seat), g.legal_actions())
             if self.turn_key != key or len(g.actions) != key[0] or self.window is not None:
                 return
+            if self.seats[seat].player != key[2]:  # its person came back in this turn of the loop
+                return  # (the change is gathered: the schedule that cancels this task comes at its end)
             self.turn_task = None
             self.turn_key = None
             self.turn_deadline = None
