@@ -6,7 +6,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY src ./src
-RUN pip install . && rm -rf /src
+RUN pip install '.[serve]' && rm -rf /src
 
 RUN useradd --create-home --uid 10001 rummykit && mkdir /data && chown rummykit /data
 USER rummykit

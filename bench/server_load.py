@@ -82,13 +82,15 @@ def start_server(db: str, profile: str | None = None) -> tuple[subprocess.Popen[
         cmd = [sys.executable, os.environ["RUMMYKIT_LOAD_SERVER"]]
     if profile:  # cProfile in the server process, written when it gets SIGUSR1 (see run_level)
         cmd = [sys.executable, "-c", PROFILED, profile]
+    log = tempfile.TemporaryFile()  # the server's log (a pipe nobody reads during the run would fill)
     proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--db", db, "--no-limits"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=log)
+    proc.log = log  # type: ignore[attr-defined]
     base = f"http://127.0.0.1:{port}"
     end = time.time() + 60
     while time.time() < end:
         if proc.poll() is not None:
-            err = proc.stderr.read().decode() if proc.stderr else ""
+            err = _log_of(proc)
             raise SystemExit("the server did not start: " + err)
         try:
             urllib.request.urlopen(base + "/api/rulesets", timeout=2).read()
@@ -336,11 +338,17 @@ def run_level(n: int, args: argparse.Namespace, db: str, seed: int) -> bool:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
-        err = proc.stderr.read().decode() if proc.stderr else ""
+        err = _log_of(proc)
         if "Traceback" in err:
             print("  the server logged an error:\n" + err[-3000:])
             ok = False
     return ok
+
+
+def _log_of(proc: subprocess.Popen[bytes]) -> str:
+    log = proc.log  # type: ignore[attr-defined]
+    log.seek(0)
+    return str(log.read().decode(errors="replace"))
 
 
 def main() -> None:

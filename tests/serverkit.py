@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,14 +22,21 @@ from rummykit.server.client import SeatClient, bot_chooser, http_json, join_tabl
 
 
 @contextmanager
-def running_server(db_url: str, port: int | None = None, args: tuple[str, ...] = ()) -> Iterator[str]:
+def running_server(db_url: str, port: int | None = None, args: tuple[str, ...] = (),
+                   log_into: list[str] | None = None) -> Iterator[str]:
     """``rummykit serve`` on a free port of 127.0.0.1 in its own process (so the test's
     clients and the server do not share one interpreter lock); yields the base URL.
-    ``args``: more flags for serve (e.g. limits)."""
+    ``args``: more flags for serve (e.g. limits); ``log_into``: gets the server's log (its
+    stderr) once it has stopped."""
     port = port or free_port()
+    log = tempfile.TemporaryFile()  # the server's log (a pipe read only at the end would fill and stall it)
     proc = subprocess.Popen([sys.executable, "-m", "rummykit.cli.main", "serve", "--port", str(port),
-                             "--db", db_url, *args],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                             "--db", db_url, *args], stdout=subprocess.DEVNULL, stderr=log)
+
+    def logged() -> str:
+        log.seek(0)
+        return log.read().decode(errors="replace")
+
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 30
     while True:
@@ -40,7 +48,9 @@ def running_server(db_url: str, port: int | None = None, args: tuple[str, ...] =
             pass
         if proc.poll() is not None or time.time() > deadline:
             proc.kill()
-            err = proc.stderr.read() if proc.stderr else ""
+            proc.wait(5)
+            err = logged()
+            log.close()
             raise RuntimeError("the test server did not start: " + err)
         time.sleep(0.05)
     try:
@@ -52,9 +62,10 @@ def running_server(db_url: str, port: int | None = None, args: tuple[str, ...] =
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
-        err = proc.stderr.read() if proc.stderr else ""
-        if proc.stderr:
-            proc.stderr.close()
+        err = logged()
+        log.close()
+        if log_into is not None:
+            log_into.append(err)
         assert "Traceback" not in err, "the server failed:\n" + err
 
 
@@ -226,3 +237,20 @@ class Raw:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+def metrics(base: str) -> dict[str, float]:
+    """A server's ``/metrics``, parsed: ``{'name{label="value",...}': value}``."""
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(base + "/metrics", timeout=10) as r:
+        assert r.headers["Content-Type"].startswith("text/plain"), r.headers["Content-Type"]
+        text = r.read().decode()
+    out = {}
+    for fam in text_string_to_metric_families(text):
+        for x in fam.samples:
+            labels = ",".join(f'{k}="{v}"' for k, v in sorted(x.labels.items()))
+            out[x.name + (f"{{{labels}}}" if labels else "")] = x.value
+    return out

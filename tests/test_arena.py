@@ -52,7 +52,7 @@ def test_arena_command_json_csv_and_plot(tmp_path):
 
 def test_arena_refuses_bad_input():
     runner = CliRunner()
-    assert "unknown player" in runner.invoke(main, ["arena", "-b", "medium,genius,random,random"]).output
+    assert "unknown level" in runner.invoke(main, ["arena", "-b", "medium,genius,random,random"]).output
     assert "3-5 players" in runner.invoke(main, ["arena", "-b", "medium,random"]).output
 
 

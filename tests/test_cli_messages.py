@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 import rummykit as rk
 from rummykit.cli.main import main
+from rummykit.invoked import command as printed
 from rummykit.play.session import Session
 from rummykit.rules.describe import describe_rules
 from rummykit.store import Store
@@ -56,7 +57,7 @@ def test_a_misspelled_key_in_a_rules_file_gets_did_you_mean(tmp_path):
 
 def test_a_misspelled_bot_level_gets_did_you_mean(tmp_path):
     r = run("play", "--plain", "-b", "medum", "--db", str(tmp_path / "g.db"))
-    assert r.exit_code != 0 and "unknown player 'medum'; did you mean medium?" in r.output
+    assert r.exit_code != 0 and "unknown level 'medum'; did you mean medium?" in r.output
 
 
 # -- plain words ------------------------------------------------------------------------
@@ -159,7 +160,7 @@ def test_hint_refuses_a_record_whose_seed_is_not_a_number(tmp_path):
 def test_reading_commands_create_no_folder_and_no_database(tmp_path, command):
     db = tmp_path / "some" / "missing" / "dir" / "x.db"
     line = one_error_line(run(*command, "--db", str(db)))
-    assert line == f"Error: {db} does not exist: `rummykit play` starts a game and creates it."
+    assert line == f"Error: {db} does not exist: `{printed('play', db=db)}` starts a game and creates it."
     assert not (tmp_path / "some").exists()
 
 
@@ -246,3 +247,56 @@ def test_a_rules_key_with_a_hyphen_is_named_as_unknown(tmp_path, key, near):
     assert f"{key}: unknown key" in r.output and "Traceback" not in r.output
     if near:
         assert f"did you mean {near}?" in r.output
+
+
+# -- commands that work as printed (issue 42) -----------------------------------------------
+
+
+def test_a_bot_level_that_does_not_exist_is_called_a_level(tmp_path):
+    r = run("play", "-b", "superhard", "--db", str(tmp_path / "g.sqlite3"))
+    assert r.exit_code != 0 and "unknown level 'superhard'; did you mean hard?" in r.output
+    assert "player" not in r.output.lower().replace("players", "")
+
+
+def test_the_program_is_named_as_it_can_be_run_again(tmp_path, monkeypatch):
+    from rummykit.invoked import program
+
+    bin_dir = tmp_path / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    script = bin_dir / "rummykit"
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # the venv not activated: its bin is not on PATH
+    assert program(str(script)) == "venv/bin/rummykit"
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")  # outside the current folder: the whole path
+    assert program(str(script)) == str(script)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")  # activated: the name is enough
+    assert program(str(script)) == "rummykit"
+    other = tmp_path / "other"  # another rummykit first on PATH: this one is named by its path
+    other.mkdir()
+    (other / "rummykit").write_text("#!/bin/sh\n")
+    (other / "rummykit").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{other}:{bin_dir}")
+    assert program(str(script)) == str(script)
+    # run through the interpreter (python -m rummykit, or a test runner)
+    assert program("/x/pytest", "/opt/py/bin/python3") == "/opt/py/bin/python3 -m rummykit"
+    assert program("/x/main.py", "/opt/my py/python3") == "'/opt/my py/python3' -m rummykit"
+
+
+def test_an_unfinished_game_is_listed_with_its_running_scores(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        s = Session.start(store, rk.get_variant("basic"), 2, ["easy"], seed=3, options={"target": 500})
+        while not s.game.history:  # the first deal played out, the match going on
+            if s.human_to_act:
+                s.play(s.hint()[0])
+            else:
+                s.bot_step()
+        assert not s.is_over and any(s.game.scores)
+        want = [str(x) for x in s.game.scores]
+    listed = json.loads(run("games", "--json", "--db", str(db)).output)
+    assert listed[0]["finished"] is None and listed[0]["scores"] == want
+    table = run("games", "--db", str(db)).output
+    assert "playing" in table and " ".join(want) in table

@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -246,7 +247,7 @@ def test_play_refuses_bad_options_before_saving_anything(tmp_path):
     r = CliRunner()
     bad = [
         (["play", "--plain", "-p", "9", "--db", db], "for 3-5 players"),
-        (["play", "--plain", "-b", "easy,grandmaster,hard", "--db", db], "unknown player"),
+        (["play", "--plain", "-b", "easy,grandmaster,hard", "--db", db], "unknown level"),
         (["play", "--plain", "-b", "easy,hard", "--db", db], "need 3"),
         (["play", "--plain", "-v", "canasta", "--db", db], "unknown ruleset"),
     ]
@@ -360,3 +361,30 @@ def test_stats_best_game_under_a_house_rules_file_where_the_highest_total_wins(t
     assert got.exit_code == 0, got.output
     best = json.loads(got.output)[0]["best_game"]
     assert best["id"] == max(mine)[1] and best["score"] == max(mine)[0]
+
+
+def test_the_command_printed_on_quitting_works_as_printed_after_the_readmes_set_up(tmp_path):
+    """The README's set-up runs ``.venv/bin/rummykit play`` with the venv not activated, so
+    ``rummykit`` is not on PATH: the quit message names the program by its path, the game
+    and the ``--db`` file, and that command, typed into a shell as printed, resumes it."""
+    import re
+    import shutil
+
+    exe = Path(sys.executable).parent / "rummykit"
+    if not exe.exists():
+        pytest.skip("the rummykit script is not beside this Python (not a pip-installed venv)")
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}
+    assert shutil.which("rummykit", path=env["PATH"]) is None
+    db = tmp_path / "my games.sqlite3"  # not the default file, and a space in its name
+    played = subprocess.run([str(exe), "play", "--plain", "-v", "basic", "-p", "2", "--speed", "0",
+                             "--seed", "5", "--db", str(db)], input="q\n", capture_output=True, text=True,
+                            timeout=300, env=env, cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    printed = re.search(r"The game is saved: `([^`]+)` goes on from here", played.stdout)
+    assert printed, played.stdout[-500:]
+    cmd = printed.group(1)
+    assert str(exe) in cmd and "resume 1" in cmd and "--db" in cmd
+    again = subprocess.run(cmd + " --plain --speed 0", shell=True, input="q\n", capture_output=True,
+                           text=True, timeout=300, env=env, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "Game 1: Basic Rummy" in again.stdout and "The game is saved" in again.stdout

@@ -24,7 +24,7 @@ def play_out(g, bots, limit=200_000):
 def test_players_follow_the_protocol():
     for p in (RandomPlayer(1), HeuristicPlayer(1), make_player("medium"), make_player("random")):
         assert isinstance(p, Player)
-    with pytest.raises(ValueError, match="unknown player"):
+    with pytest.raises(ValueError, match="unknown level"):
         make_player("grandmaster")
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from crashkit import ServerProc, Tracked, check_table, stored, wait_all
 from pg import create_database, free_port
-from serverkit import create_table, pg_base, plain, table_state  # noqa: F401  (fixture)
+from serverkit import create_table, metrics, pg_base, plain, table_state  # noqa: F401  (fixture)
 from sqlalchemy import text
 
 import rummykit as rk
@@ -106,6 +106,12 @@ async def _run(nodes: list[ServerProc], db: str) -> dict[str, Any]:
     status, health = http_json("GET", bases[1] + "/api/health")
     status2, health2 = http_json("GET", bases[2] + "/api/health")
     assert status == status2 == 200 and health["taken_over"] + health2["taken_over"] >= len(unfinished_on_0)
+    # each process answers its own metrics: its node's name, what it serves
+    for i in (1, 2):
+        m = metrics(bases[i])
+        assert m[f'rummykit_info{{db="postgresql",node="n{i}",version="{rk.__version__}"}}'] == 1
+        assert m["rummykit_actions_total"] > 0 and m["rummykit_tables_created_total"] == 2
+        assert sum(v for k, v in m.items() if k.startswith("rummykit_tables{")) >= 2
     # the lobby of any process lists every process's tables
     new = await asyncio.to_thread(create_table, bases[2], ruleset="basic", seats=["human", "human"])
     listed = {t["id"] for t in http_json("GET", bases[1] + "/api/tables")[1]["tables"]}
@@ -138,6 +144,8 @@ def test_three_processes_one_postgresql_a_killed_ones_tables_are_taken_over(
     assert totals["turns"] > 50 and totals["taken_over"] >= 2 and totals["through_other"] >= 6
     for err in nodes[1].errs + nodes[2].errs:
         assert "Traceback" not in err, err
+    # the takeovers are in the log of the processes that took the tables
+    assert sum(err.count(" taken over: ") for err in nodes[1].errs + nodes[2].errs) >= totals["taken_over"]
 
 
 def test_a_process_that_lost_a_tables_lease_can_never_write_to_it_again(tmp_path: Any) -> None:

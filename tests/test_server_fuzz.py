@@ -16,6 +16,7 @@ own tests here, the size ones also through a real socket.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -35,7 +36,7 @@ from starlette.websockets import WebSocketDisconnect
 import rummykit as rk
 from rummykit.server import create_app
 from rummykit.server.client import whole_log
-from rummykit.server.limits import FLOOD, Bucket, Limits, PerIP
+from rummykit.server.limits import CLOSED, FLOOD, FLOODING, Bucket, Inbox, Limits, PerIP
 from rummykit.server.tables import Table
 from rummykit.server.wire import LogCursor, encode, with_log_from
 
@@ -545,13 +546,53 @@ def test_a_flood_of_messages_is_slowed_to_the_rate_then_cut_off(tmp_path: Path) 
                     got.append(ws.receive_json())
             assert e.value.code == 1008
             assert got[-1]["type"] == "error" and got[-1]["code"] == "rate_limited"
-            assert {m["type"] for m in got[:-1]} == {"pong"}
+            assert {m["type"] for m in got[:-1]} <= {"pong"}  # (the backlog goes unanswered)
+            assert len(got) <= FLOOD * 10 + 1
         # a new connection starts with a full bucket
         with client.websocket_connect(f"/ws/tables/{tid}") as ws:
             ws.receive_json()  # (the state, then the chat's log)
             ws.receive_json()
             ws.send_text('{"type": "ping"}')
             assert ws.receive_json()["type"] == "pong"
+
+
+def test_a_client_that_waits_for_each_answer_is_only_slowed_however_long_it_goes_on(tmp_path: Path) -> None:
+    """Issue 42: a client over the rate that waits for every answer (as ``rummykit join``
+    does) was cut off with 1008 after FLOOD * ws_burst slowed messages in a row; only a
+    growing backlog is a flood now."""
+    rate, burst = 200, 5
+    with TestClient(app_for(tmp_path, ws_rate=rate, ws_burst=burst)) as client:
+        tid = client.post("/api/tables", json={"ruleset": "basic", "seats": ["human", "human"]}).json()["id"]
+        with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            n = 12 * FLOOD * burst
+            start = time.monotonic()
+            for _ in range(n):
+                ws.send_text('{"type": "ping"}')
+                while (m := ws.receive_json())["type"] != "pong":  # (the chat's log comes after the state)
+                    assert m["type"] == "chat_log", m
+            took = time.monotonic() - start
+        print(f"\n{n} paced messages at most {rate}/s: {took:.2f} s ({n / took:.0f}/s), never cut")
+
+
+def test_the_inbox_keeps_the_order_and_tells_a_flood() -> None:
+    async def go() -> None:
+        box = Inbox(Limits(ws_rate=10, ws_burst=2, ws_max_message=100))
+        assert all(box.put(str(i)) for i in range(FLOOD * 2))
+        assert not box.put("one more")  # the backlog passed FLOOD * ws_burst
+        assert [await box.get() for _ in range(3)] == ["0", "1", "2"]
+        box.close(FLOODING)
+        assert await box.get() == FLOODING  # at once, before what waits
+        left = Inbox(Limits(ws_rate=10, ws_burst=2, ws_max_message=100))
+        assert not left.put("x" * 501)  # or FLOOD * ws_max_message characters
+        assert left.put("a") and left.put("b")
+        left.close(CLOSED)
+        assert [await left.get() for _ in range(3)] == ["a", "b", CLOSED]  # what came first is handled
+        free = Inbox(Limits.none())  # no rate: no flood, the reader waits for room instead
+        assert all(free.put("m") for _ in range(1000))
+        assert not free._room.is_set()
+
+    asyncio.run(go())
 
 
 def test_the_token_bucket_refills_at_its_rate() -> None:

@@ -158,3 +158,35 @@ def test_join_tells_the_player_it_is_reconnecting_and_plays_on_after_a_kill(tmp_
         assert info["status"] == "over" and rk.replay(info["record"]).view(None)["scores"] == info["scores"]
     finally:
         srv.close()
+
+
+def test_two_join_bots_play_a_whole_basic_game_against_each_other_at_full_speed(tmp_path: Any) -> None:
+    """Issue 42: two ``rummykit join`` bots at a table of two people, each acting as soon as
+    its state comes (no bot delay: they are the players), under the server's default
+    limits.  They were cut off with 1008 after 200 slowed messages in a row, mid-game; a
+    client that waits for its answers is only slowed, so the match is played to its end."""
+    with running_server(f"sqlite:///{tmp_path / 'j.db'}") as base:
+        tid = create_table(base, ruleset="basic", seats=["human", "human"], seed=5, hints=False)
+        start = time.monotonic()
+        cmd = [sys.executable, "-m", "rummykit.cli.main", "join", f"{base}/t/{tid}", "--bot", "medium"]
+        procs = [subprocess.Popen([*cmd, "--name", f"Robo{i}", "--seed", str(i)], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for i in range(2)]
+        outs = []
+        try:
+            for p in procs:
+                outs.append(p.communicate(timeout=600))
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                    p.communicate()
+        took = time.monotonic() - start
+        info = table_state(base, tid)
+    for p, (out, err) in zip(procs, outs, strict=True):
+        assert p.returncode == 0, err[-2000:]
+        assert "Game over" in out and "rate_limited" not in out and "reconnecting" not in out, out[-2000:]
+    assert info["status"] == "over" and len(info["record"]["actions"]) > 200
+    assert rk.replay(info["record"]).view(None)["scores"] == info["scores"]
+    n = len(info["record"]["actions"])
+    print(f"\nbasic, 2 join bots at full speed: {n} actions, {info['round']} deals in {took:.1f} s "
+          f"({n / took:.0f} actions/s)")

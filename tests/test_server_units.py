@@ -168,3 +168,38 @@ def test_a_seed_nobody_chose_is_one_of_2_53_drawn_by_the_operating_system(monkey
 def test_a_house_rules_text_nested_too_deep_is_refused_in_words() -> None:
     with pytest.raises(Invalid, match="nested too deep"):
         variant_from_rules_text('extends = "basic"\nnotes = ' + "[" * 600 + "]" * 600 + "\n")
+
+
+def test_a_stand_in_never_moves_for_a_person_who_came_back_meanwhile(tmp_path) -> None:
+    """A person away past the grace period is played by a bot; when they connect again, the
+    change is stored and scheduled at the end of the loop's turn (the Hub gathers it).  A
+    bot turn that wakes in that same turn played the person's move anyway (and called it a
+    timer's stand-in): the race behind a flaky browser test.  It checks the seat first."""
+    from rummykit.server.storage import Storage
+    from rummykit.server.tables import Hub
+
+    async def run() -> None:
+        storage = Storage(f"sqlite:///{tmp_path / 's.db'}")
+        try:
+            hub = Hub(storage)
+            settings = parse_create({"ruleset": "basic", "seats": ["human", "human"], "bot_delay": 10,
+                                     "grace_seconds": 0.05, "hints": False})["settings"]
+            t = hub.create(variant=rk.get_variant("basic"), setup_rules=None, players=2, seats=["human"] * 2,
+                           options={}, seed=4, settings=settings, names={}, name=None)
+            t.join("Ann", 0)
+            t.join("Bob", 1)
+            await asyncio.sleep(0.3)  # both away past the grace period: bots play them, slowly
+            g = t.game
+            seat = g.current_player
+            assert t.seats[seat].autoplay == "away" and t.turn_key is not None and t.turn_key[2] == "medium"
+            key, before = t.turn_key, len(g.actions)
+            t.connect(Conn(seat=seat))  # the person is back (stored and scheduled at the turn's end)
+            await t._bot_turn(key, "medium", 0)  # the bot's sleep ends in this same turn of the loop
+            assert len(g.actions) == before, "the bot moved for a person who is back"
+            await asyncio.sleep(0.05)
+            assert t.seats[seat].autoplay is None and t.turn_key is not None and t.turn_key[2] is None
+            hub.stop()
+        finally:
+            storage.close()
+
+    asyncio.run(run())

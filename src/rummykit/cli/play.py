@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from ..invoked import command
 from ..rules.registry import RulesError, Variant, get_variant, load_variant, variant_ids
 from ..store import Store, StoreError
 
@@ -22,23 +23,32 @@ if TYPE_CHECKING:
 DB_HELP = "The games database (default: rummykit's file in your user data folder)."
 
 
-def open_store(db: str | None, *, create: bool = True, missing: str = "") -> Store:
+def open_store(db: str | None, *, create: bool = True, missing: str = "", verify: bool = False) -> Store:
     """The games database.  Reading commands pass ``create=False``: a missing file is an
     error there (nothing is created, not even its folder); ``missing`` words it, with
-    ``{path}``."""
+    ``{path}``.  The commands that write pass ``verify``: every stored row is read first, so
+    nothing is added to a file with damage inside a stored value."""
     from ..store import default_path
 
     path = Path(db) if db is not None else default_path()
     if not create and not path.is_file() and not path.is_dir() and missing:
-        raise click.ClickException(missing.format(path=path))
+        raise click.ClickException(missing.format(path=path, play=command("play", db=db)))
     if not create and not path.is_file():
         where = "" if db is not None else " (the default place; --db FILE for another)"
         what = "is a folder, not a games database" if path.is_dir() else "does not exist"
-        raise click.ClickException(f"{path} {what}{where}: `rummykit play` starts a game and creates it.")
+        raise click.ClickException(f"{path} {what}{where}: `{command('play', db=db)}` starts a game and "
+                                   "creates it.")
     try:
-        return Store(path)
+        store = Store(path)
     except StoreError as e:
         raise click.ClickException(str(e)) from None
+    if verify:
+        try:
+            store.verify()
+        except StoreError as e:
+            store.close()
+            raise click.ClickException(str(e)) from None
+    return store
 
 
 def did_you_mean(word: str, choices: list[str] | tuple[str, ...]) -> str:
@@ -74,16 +84,16 @@ def check_levels(levels: list[str]) -> None:
             names = [*LEVELS, *ALIASES]
             if key in names:
                 raise click.UsageError(str(e)) from None
-            raise click.UsageError(f"unknown player {b!r}" + did_you_mean(key, names)) from None
+            raise click.UsageError(f"unknown level {b!r}" + did_you_mean(key, names)) from None
 
 
-def _printed_plainly(rows: list[dict[str, Any]], as_json: bool) -> bool:
+def _printed_plainly(rows: list[dict[str, Any]], as_json: bool, db: str | None) -> bool:
     """Print ``rows`` as JSON, or say there are none; False when a table is still to print."""
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return True
     if not rows:
-        click.echo("No games yet: `rummykit play` starts one.")
+        click.echo(f"No games yet: `{command('play', db=db)}` starts one.")
         return True
     return False
 
@@ -136,7 +146,7 @@ def play(variant: str, players: int, bots: str, rules_file: str | None, seed: in
     check_levels(levels)
     if speed < 0:
         raise click.UsageError("--speed must be 0 or more")
-    store = open_store(db)
+    store = open_store(db, verify=True)
     with store:
         session = Session.start(store, v, players, levels, seed=seed, name=name)
         _run(session, v, plain, speed, cards)
@@ -154,16 +164,18 @@ def resume(game_id: int | None, speed: float, plain: bool, cards: str, db: str |
     """Go on with the last unfinished game (or game GAME_ID) exactly where it was."""
     from ..play.session import Session
 
-    nothing = "There is no unfinished game to resume: {path} does not exist yet; `rummykit play` starts one."
-    with open_store(db, create=False, missing=nothing) as store:
+    nothing = "There is no unfinished game to resume: {path} does not exist yet; `{play}` starts one."
+    with open_store(db, create=False, missing=nothing, verify=True) as store:
         try:
             saved = store.game(game_id) if game_id is not None else store.last_unfinished()
         except StoreError as e:
             raise click.ClickException(str(e)) from None
         if saved is None:
-            raise click.ClickException("There is no unfinished game to resume; `rummykit play` starts one.")
+            raise click.ClickException(f"There is no unfinished game to resume; `{command('play', db=db)}` "
+                                       "starts one.")
         if saved.finished is not None:
-            raise click.ClickException(f"Game {saved.id} is finished; `rummykit replay {saved.id}` shows it.")
+            raise click.ClickException(f"Game {saved.id} is finished; `{command('replay', saved.id, db=db)}` "
+                                       "shows it.")
         try:
             session = Session.resume(store, saved)
         except ValueError as e:
@@ -182,7 +194,7 @@ def games(show_all: bool, as_json: bool, db: str | None) -> None:
             rows = store.games(limit=-1 if show_all else 50)
         except StoreError as e:
             raise click.ClickException(str(e)) from None
-    if _printed_plainly(rows, as_json):
+    if _printed_plainly(rows, as_json, db):
         return
     t = Table(title="Saved games")
     for col in ("id", "ruleset", "players", "started", "state", "scores", "actions"):
@@ -191,7 +203,7 @@ def games(show_all: bool, as_json: bool, db: str | None) -> None:
         state = "playing" if r["finished"] is None else ("won" if r["won"] else "lost")
         t.add_row(str(r["id"]), r["ruleset"], str(r["players"]),
                   datetime.fromtimestamp(r["started"]).strftime("%Y-%m-%d %H:%M"), state,
-                  " ".join(r["scores"]) if r["scores"] else "", str(r["actions"]))
+                  " ".join(r["scores"]) if r["scores"] else "?", str(r["actions"]))
     Console().print(t)
 
 
@@ -212,8 +224,8 @@ def replay(game_id: int, no_pause: bool, db: str | None) -> None:
         except StoreError as e:
             raise click.ClickException(str(e)) from None
         if saved.finished is None:
-            raise click.ClickException(f"Game {game_id} is not finished; `rummykit resume {game_id}` goes on "
-                                       "with it.")
+            again = command("resume", game_id, db=db)
+            raise click.ClickException(f"Game {game_id} is not finished; `{again}` goes on with it.")
         try:
             rebuild(saved.record())  # the whole record must replay before stepping through it
         except ValueError as e:
@@ -263,7 +275,7 @@ def stats(as_json: bool, db: str | None) -> None:
             rows = store.stats(low_wins)
         except StoreError as e:
             raise click.ClickException(str(e)) from None
-    if _printed_plainly(rows, as_json):
+    if _printed_plainly(rows, as_json, db):
         return
     t = Table(title="Your statistics")
     for col in ("ruleset", "played", "won", "unfinished", "deals", "mean points per deal", "best game"):

@@ -76,10 +76,10 @@ class PlainUI:
             self.out.flush()
             line = self.inp.readline()
             if not line:
-                self.say("\nInput ended. The game is saved: `rummykit resume` goes on from here.")
+                self.say(f"\nInput ended. The game is saved: `{self.s.resume_command()}` goes on from here.")
                 return "eof"
             if not self._answer(line.strip()):
-                self.say("Stopped. The game is saved: `rummykit resume` goes on from here.")
+                self.say(f"Stopped. The game is saved: `{self.s.resume_command()}` goes on from here.")
                 return "quit"
         self.say(standings(self.s))
         return "over"

@@ -58,6 +58,13 @@ class Session:
 
     # -- play ------------------------------------------------------------------------------
 
+    def resume_command(self) -> str:
+        """The command that goes on with this game, as it works from here (the program's
+        path when ``rummykit`` is not on PATH; ``--db`` when the file is not the default)."""
+        from ..invoked import command
+
+        return command("resume", self.id, db=self.store.path)
+
     @property
     def is_over(self) -> bool:
         return self.game.is_over

@@ -59,7 +59,7 @@ KEYS = """Keys
   When a discard is offered (May I, buy) or you may call Shanghai or Rummy:
   m           take it (May I / buy / call);  Enter or Esc: pass (the default)
   n           never offer May I again this game (n again: offer it)
-  h  ?  q     a hint; this help; stop (the game is saved: `rummykit resume` goes on)
+  h  ?  q     a hint; this help; stop (the game is saved: resume goes on with it)
   Esc         closes any dialog, passes an offer, drops a pending discard or the selection
 """
 
@@ -828,4 +828,4 @@ class RummyApp(App[None]):
                                   help_key="question_mark"))
 
     def action_quit_game(self) -> None:
-        self.exit(message="The game is saved: `rummykit resume` goes on from here.")
+        self.exit(message=f"The game is saved: `{self.s.resume_command()}` goes on from here.")

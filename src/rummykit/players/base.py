@@ -70,5 +70,5 @@ def make_player(level: str, seed: int = 0, **settings: Any) -> Player:
             return SearchPlayer(seed, variant=variant, **settings)
         except TypeError:
             raise ValueError(f"unknown setting in {level!r}; hard takes {', '.join(SETTINGS)}") from None
-    raise ValueError(f"unknown player {level!r}; choose one of {', '.join(LEVELS)} "
+    raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)} "
                      f"(or {', '.join(ALIASES)})")

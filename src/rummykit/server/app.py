@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import time
 import tomllib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,6 +15,7 @@ from typing import Any, get_args, get_origin
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
@@ -22,11 +25,14 @@ from ..rules.spec import RuleSpec
 from .cluster import Cluster, Relay
 from .extras import DEAL_BREAK_SECONDS
 from .gcpolicy import quiet_gc
-from .limits import FLOOD, BodyLimit, Bucket, Limits, PerIP, client_ip
+from .limits import CLOSED, FLOOD, FLOODING, OVERSIZE, BodyLimit, Bucket, Inbox, Limits, PerIP, client_ip
+from .observe import Observer, Watch
 from .replay import Replays
 from .storage import Storage
 from .tables import BOT_LEVELS, OVERFLOW, Conn, Hub, Refused, Table
 from .wire import LogCursor
+
+log = logging.getLogger("rummykit.server")
 
 STATIC = Path(__file__).parent / "static"
 SEAT_KINDS = ("human", *(f"bot:{x}" for x in BOT_LEVELS))
@@ -75,8 +81,9 @@ def variant_from_rules_text(text: str) -> Variant:
         raise Invalid(str(e)) from None
 
 
-def parse_create(body: Any) -> dict[str, Any]:
-    """The POST /api/tables body, checked; Invalid names the first problem."""
+def parse_create(body: Any, bot_delay: float = 0.6) -> dict[str, Any]:
+    """The POST /api/tables body, checked; Invalid names the first problem.  ``bot_delay``:
+    the bots' pace where the body gives none (``rummykit serve --bot-delay``)."""
     if not isinstance(body, dict):
         raise Invalid("the body must be a JSON object")
     known = {"ruleset", "rules", "players", "seats", "options", "seed", "bot_delay", "claim_seconds",
@@ -139,7 +146,7 @@ def parse_create(body: Any) -> dict[str, Any]:
     if name is not None:
         name = check_name(name, "name", 80, "a table name of ")
     settings: dict[str, Any] = {
-        "bot_delay": _number(body, "bot_delay", 0.6, 0, 10),
+        "bot_delay": _number(body, "bot_delay", bot_delay, 0, 10),
         "claim_seconds": _number(body, "claim_seconds", 5, 0.1, 120),
         "grace_seconds": _number(body, "grace_seconds", 30, 0, 86400),
         "turn_seconds": _number(body, "turn_seconds", None, 1, 86400, nullable=True),
@@ -210,25 +217,33 @@ def ruleset_options(variant: Variant) -> list[dict[str, Any]]:
 
 def create_app(db_url: str | None = None, *, static_dir: str | Path | None = None, node: str | None = None,
                advertise_url: str | None = None, lease_seconds: float = 10.0,
-               limits: Limits | None = None, gc_sweep_seconds: float | None = None) -> FastAPI:
-    """The server app on the database at ``db_url`` (SQLite in the user's data folder by default).
-    With ``node`` it is one of several processes on one database, reached by the others at
-    ``advertise_url`` (see cluster.py).  ``limits`` against hostile clients (limits.py; the
-    defaults when None).  ``gc_sweep_seconds``: the process's garbage collection kept off the
-    tables' backs (gcpolicy.py; rummykit serve sets it), a full sweep this often."""
+               limits: Limits | None = None, gc_sweep_seconds: float | None = None,
+               storage: Storage | None = None, bot_delay: float = 0.6) -> FastAPI:
+    """The server app on the database at ``db_url`` (SQLite in the user's data folder by default),
+    or on ``storage`` already open (rummykit serve opens it first, to say at once when the
+    database cannot be used).  With ``node`` it is one of several processes on one database,
+    reached by the others at ``advertise_url`` (see cluster.py).  ``limits`` against hostile
+    clients (limits.py; the defaults when None).  ``gc_sweep_seconds``: the process's garbage
+    collection kept off the tables' backs (gcpolicy.py; rummykit serve sets it), a full sweep
+    this often.  ``bot_delay``: the bots' pace at a table whose creator gives none.  Its log
+    and metrics (``GET /metrics``): observe.py."""
     static = Path(static_dir) if static_dir is not None else STATIC
     limits = limits if limits is not None else Limits()
     per_ip = PerIP(limits)
     holder: dict[str, Any] = {}
     if node is not None and not advertise_url:
         raise ValueError("a cluster node needs the URL the other processes reach it at (advertise_url)")
+    observe = Observer(node=node)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(db_url, node=node, node_url=advertise_url, lease_seconds=lease_seconds)
+        store = storage if storage is not None else Storage(
+            db_url, node=node, node_url=advertise_url, lease_seconds=lease_seconds)
+        observe.db = store.engine.dialect.name
+        store.on_commit = observe.commit_took
         if gc_sweep_seconds is not None:  # rummykit serve: nothing that waits for the disk on the loop
-            storage.checkpoint_in_background()
-        hub = Hub(storage)
+            store.checkpoint_in_background()
+        hub = Hub(store, observe)
         hub.restore()
         hub.start()
         holder["hub"] = hub
@@ -238,22 +253,34 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
             holder["cluster"].start()
         keeper = None if gc_sweep_seconds is None else asyncio.create_task(
             quiet_gc(sweep_seconds=gc_sweep_seconds))
+        unfinished = sum(1 for t in hub.tables.values() if t.status != "over")
+        log.info("started: database %s, %d unfinished table%s back%s", store.safe_url(), unfinished,
+                 "" if unfinished == 1 else "s", f", node {node}" if node else "",
+                 extra={"event": "start", "tables": unfinished, "node": node})
         try:
             yield
         finally:
+            log.info("stopping: %d table%s in memory, every unfinished one kept in the database",
+                     len(hub.tables), "" if len(hub.tables) == 1 else "s", extra={"event": "stopping"})
             if keeper is not None:
                 keeper.cancel()
             if "cluster" in holder:
                 await holder.pop("cluster").stop()
             hub.stop()
-            storage.close()
+            store.close()
+            log.info("stopped", extra={"event": "stop"})
+
+    def too_big(scope: Any, detail: str) -> None:
+        observe.refused("http_body", detail, ip=client_ip(scope), status=413)
 
     app = FastAPI(title="rummykit", lifespan=lifespan, docs_url=None, redoc_url=None)
     # the browser app's files (about 144 kB) and the API's JSON go gzipped (about 45 kB)
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(Relay, holder=holder)  # passes everything through unless clustered
     app.state.limits = limits
-    app.add_middleware(BodyLimit, limit=limits.http_max_body)  # outermost: before any relaying
+    app.state.observe = observe
+    app.add_middleware(BodyLimit, limit=limits.http_max_body, on_refused=too_big)  # before any relaying
+    app.add_middleware(Watch, observer=observe)  # outermost: every response counted, errors logged
 
     def hub() -> Hub:
         return holder["hub"]
@@ -285,11 +312,14 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> JSONResponse:
-        req = parse_create(await body_of(request))
-        wait = per_ip.create_table(client_ip(request.scope))
+        req = parse_create(await body_of(request), bot_delay)
+        ip = client_ip(request.scope)
+        wait = per_ip.create_table(ip)
         if wait:
-            return _err(429, f"too many tables created from your address: at most {limits.tables_per_ip} "
-                        f"in {limits.tables_window:g} s; try again in {wait:.0f} s")
+            detail = (f"too many tables created from your address: at most {limits.tables_per_ip} "
+                      f"in {limits.tables_window:g} s; try again in {wait:.0f} s")
+            observe.refused("tables_per_ip", detail, ip=ip, status=429)
+            return _err(429, detail)
         try:
             t = hub().create(variant=req["variant"], setup_rules=None, players=req["players"],
                              seats=req["seats"], options=req["options"], seed=req["seed"],
@@ -392,6 +422,11 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
         return {"ok": True, "tables": len(hub().tables), **hub().storage.health()} | (
             {} if c is None else {"node": c.node, "taken_over": len(c.taken_over)})
 
+    @app.get("/metrics")
+    async def metrics() -> Response:
+        """This process's metrics in Prometheus' text format (observe.py, docs/deploy.md)."""
+        return Response(generate_latest(observe.registry), media_type=CONTENT_TYPE_LATEST)
+
     @app.get("/api/stats/{name}")
     async def stats(name: str) -> dict[str, Any]:
         return {"name": name, "rulesets": hub().storage.stats(name)}
@@ -400,21 +435,23 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
     async def ws(websocket: WebSocket, tid: str) -> None:
         ip = client_ip(websocket.scope)
         if not per_ip.open_socket(ip):
-            await _deny(websocket, 429,
-                        f"too many connections from your address (at most {limits.ws_per_ip} at once)")
+            detail = f"too many connections from your address (at most {limits.ws_per_ip} at once)"
+            observe.refused("ws_per_ip", detail, ip=ip, status=429)
+            await _deny(websocket, 429, detail)
             return
         try:
-            await _play(websocket, tid)
+            await _play(websocket, tid, ip)
         finally:
             per_ip.close_socket(ip)
 
-    async def _play(websocket: WebSocket, tid: str) -> None:
+    async def _play(websocket: WebSocket, tid: str, ip: str) -> None:
         await websocket.accept()
         t = find(tid)
         if t is None:
             await websocket.send_json({"type": "error", "code": "bad_request",
                                        "message": f"no table {tid!r}"})
             await websocket.close(code=4404)
+            observe.ws_closed(4404, "server", table=tid[:32], ip=ip)
             return
         token = websocket.query_params.get("token")
         seat = None
@@ -424,56 +461,65 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
                 await websocket.send_json({"type": "error", "code": "bad_request",
                                            "message": "this token is not a seat at this table"})
                 await websocket.close(code=4403)
+                observe.ws_closed(4403, "server", table=t.id, ip=ip)
                 return
         conn = Conn(seat, log=LogCursor() if websocket.query_params.get("log") == "delta" else None)
         writer = asyncio.create_task(_writer(websocket, conn))
+        inbox = Inbox(limits)
+        reader = asyncio.create_task(_reader(websocket, inbox, limits))
         t.connect(conn)
         bucket = Bucket(limits.ws_rate, limits.ws_burst)
-        strikes = 0
         try:
             while True:
-                m = await websocket.receive()
-                if m["type"] == "websocket.disconnect":
+                text = await inbox.get()
+                if text == CLOSED:
                     break
-                text = m.get("text")
-                if text is None:
-                    raw = m.get("bytes") or b""
-                    if limits.ws_max_message and len(raw) > limits.ws_max_message:
-                        text = None
-                    else:
-                        text = raw.decode("utf-8", "replace")
-                if text is None or (limits.ws_max_message and len(text) * 4 > limits.ws_max_message
-                                    and len(text.encode()) > limits.ws_max_message):
+                if text == OVERSIZE:
+                    observe.refused("ws_message_size", f"a websocket message over {limits.ws_max_message} "
+                                    "bytes: closed with 1009", ip=ip, table=t.id)
                     conn.out.put_nowait(TOO_BIG)
                     break
+                if text == FLOODING:  # it kept sending without waiting: its backlog passed the limit
+                    observe.refused("ws_flood", f"more than {FLOOD * limits.ws_burst} websocket messages "
+                                    "sent without waiting: closed with 1008", ip=ip, table=t.id)
+                    conn.send({"type": "error", "code": "rate_limited",
+                               "message": f"too many messages: at most {limits.ws_rate:g} a second "
+                                          f"({limits.ws_burst} at once), and more than "
+                                          f"{FLOOD * limits.ws_burst} sent without waiting; closing"})
+                    conn.out.put_nowait(FLOODED)
+                    break
                 wait = bucket.delay()
-                if wait:  # over the rate: read on later (a flood is slowed; one that never stops, cut)
-                    strikes += 1
-                    if strikes > FLOOD * limits.ws_burst:
-                        conn.send({"type": "error", "code": "rate_limited",
-                                   "message": f"too many messages: at most {limits.ws_rate:g} a second "
-                                              f"({limits.ws_burst} at once); closing"})
-                        conn.out.put_nowait(FLOODED)
-                        break
+                if wait:  # over the rate: handled a little later (slowed, never dropped)
+                    observe.slowed.inc()
                     await asyncio.sleep(wait)
-                else:
-                    strikes = 0
                 try:
                     data = json.loads(text)
                 except (ValueError, RecursionError):  # RecursionError: nested too deep
                     conn.send({"type": "error", "code": "bad_request",
                                "message": "a message must be JSON (not nested too deep)"})
                     continue
-                t.handle(conn, data)
-        except (WebSocketDisconnect, RuntimeError):
-            pass  # the client went away, or this process lost the table's lease: nobody to answer
+                if isinstance(data, dict) and data.get("type") == "act":
+                    before = t.state_id
+                    observe.act_started(t, time.perf_counter())
+                    t.handle(conn, data)
+                    if t.state_id == before:  # refused: no round trip to time
+                        observe.act_refused(t)
+                else:
+                    t.handle(conn, data)
+        except RuntimeError:
+            pass  # this process lost the table's lease: nobody to answer
         finally:
+            reader.cancel()
             t.disconnect(conn)
             conn.out.put_nowait(None)
             try:
                 await asyncio.wait_for(writer, 1)
             except (TimeoutError, Exception):
                 writer.cancel()
+            if writer.done() and not writer.cancelled() and writer.result() is not None:
+                observe.ws_closed(writer.result(), "server", table=t.id, seat=seat, ip=ip)
+            elif inbox.code is not None or inbox.end == CLOSED:
+                observe.ws_closed(inbox.code, "client", table=t.id, seat=seat, ip=ip)
 
     if static.is_dir():
         app.mount("/static", StaticFiles(directory=static), name="static")
@@ -515,18 +561,51 @@ async def _deny(websocket: WebSocket, status: int, detail: str) -> None:
     await websocket.close(code=1008)
 
 
-async def _writer(websocket: WebSocket, conn: Conn) -> None:
+async def _reader(websocket: WebSocket, inbox: Inbox, limits: Limits) -> None:
+    """Read what the client sends, as it comes, into its inbox (limits.py): the backlog
+    tells a client that waits for its answers from one that floods."""
+    try:
+        while True:
+            m = await websocket.receive()
+            if m["type"] == "websocket.disconnect":
+                inbox.code = m.get("code")
+                break
+            text = m.get("text")
+            if text is None:
+                raw = m.get("bytes") or b""
+                if limits.ws_max_message and len(raw) > limits.ws_max_message:
+                    inbox.close(OVERSIZE)
+                    return
+                text = raw.decode("utf-8", "replace")
+            if limits.ws_max_message and len(text) * 4 > limits.ws_max_message \
+                    and len(text.encode()) > limits.ws_max_message:
+                inbox.close(OVERSIZE)
+                return
+            if not inbox.put(text):
+                inbox.close(FLOODING)
+                return
+            await inbox.room()
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the client went away (or the socket was closed under the reader)
+    finally:
+        inbox.close(CLOSED)
+
+
+async def _writer(websocket: WebSocket, conn: Conn) -> int | None:
+    """Send what the table queues for this connection; the close code when it closes the
+    socket (None when it just stops)."""
     while True:
         msg = await conn.out.get()
         if msg is None:
-            return
+            return None
         try:
             if msg == OVERFLOW:
                 await websocket.close(code=1013)  # "try again later": it reconnects for the full state
-                return
+                return 1013
             if msg in (TOO_BIG, FLOODED):
-                await websocket.close(code=1009 if msg == TOO_BIG else 1008)
-                return
+                code = 1009 if msg == TOO_BIG else 1008
+                await websocket.close(code=code)
+                return code
             await websocket.send_text(msg)
         except Exception:
-            return
+            return None

@@ -112,6 +112,8 @@ class Cluster:
         self.hub.tables[tid] = t
         if takeover:
             self.taken_over.append(tid)
+            log.info("table %s taken over: its process stopped renewing its lease", tid,
+                     extra={"event": "takeover", "table": tid, "node": self.node})
         self.hub.resume(t)
 
     def drop(self, tid: str) -> None:
@@ -120,7 +122,8 @@ class Cluster:
         t = self.hub.tables.pop(tid, None)
         if t is None:
             return
-        log.warning("table %s: lease lost, dropped here", tid)
+        log.warning("table %s: lease lost (another process took it over), dropped here", tid,
+                    extra={"event": "lease_lost", "table": tid, "node": self.node})
         conns = list(t.conns)
         t.conns.clear()
         t.stop()

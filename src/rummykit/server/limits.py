@@ -8,10 +8,13 @@ One :class:`Limits` per server, given to ``create_app(limits=...)`` and set by
   frame is refused by the protocol layer before it is buffered whole.
 - ``ws_rate`` / ``ws_burst``: a token bucket per connection: ``ws_burst`` messages at once,
   refilled at ``ws_rate`` a second.  A message over it is not dropped: the server waits
-  before reading it (so a fast client, e.g. a bot at a table with no bot delay, is only
-  slowed down, and a flood costs the server no more than ``ws_rate`` messages a second).
-  More than ``FLOOD * ws_burst`` such messages in a row (a client that never stops) get an
-  ``error`` ``rate_limited`` and the socket is closed with 1008 ("policy violation").
+  before handling it, so a client that waits for its answers (a bot at a table with no bot
+  delay, ``rummykit join``) is only slowed down, however long it plays, and a flood costs
+  the server no more than ``ws_rate`` messages a second.  What a client sent and the
+  server has not handled yet is its backlog (:class:`Inbox`): a paced client's is a
+  message or two; one that keeps sending without waiting makes it grow, and at more than
+  ``FLOOD * ws_burst`` messages (or ``FLOOD * ws_max_message`` bytes) it gets an ``error``
+  ``rate_limited`` and the socket is closed with 1008 ("policy violation").
 - ``ws_per_ip``: websockets open at once from one client address; one more is refused at
   the handshake with HTTP 429 and a JSON ``detail``.
 - ``tables_per_ip`` / ``tables_window``: tables one client address may create within any
@@ -24,6 +27,7 @@ uvicorn with ``--proxy-headers`` semantics or every client is the proxy).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections import deque
@@ -38,7 +42,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-FLOOD = 5  # paced messages in a row, in units of ws_burst, before a flooding socket is closed
+FLOOD = 5  # the backlog, in units of ws_burst (and of ws_max_message bytes), that closes a socket
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,79 @@ class Bucket:
         self.at = now
         self.tokens -= 1
         return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+
+CLOSED = "\x00closed"  # Inbox.get: the client went away (after what it sent before is handled)
+FLOODING = "\x00flooding"  # ... its backlog passed the limit: close the socket with 1008, at once
+OVERSIZE = "\x00oversize"  # ... a message over ws_max_message: close with 1009, at once
+
+
+class Inbox:
+    """One websocket's messages read from the client and not handled yet: its backlog.
+
+    A reader task puts each message as it comes (:meth:`put`); the handler takes them in
+    order (:meth:`get`), waiting for the rate limit between them.  A client that waits for
+    its answers never has more than a message or two here, however fast it plays; one that
+    keeps sending without waiting fills it, and past ``FLOOD * ws_burst`` messages or
+    ``FLOOD * ws_max_message`` bytes :meth:`put` says so (the socket is then closed with
+    1008).  Without a rate limit nothing is judged a flood, and the reader waits while 64
+    messages are waiting (the socket's own buffers then hold the rest, as before)."""
+
+    PAUSE = 64
+
+    def __init__(self, limits: Limits):
+        self.items: deque[str] = deque()
+        self.size = 0  # bytes (characters) waiting
+        self.end: str | None = None  # CLOSED, FLOODING or OVERSIZE once no more will come
+        self.code: int | None = None  # the close code the client sent, once it closed
+        self.max_items = FLOOD * limits.ws_burst if limits.ws_rate else 0
+        self.max_size = FLOOD * limits.ws_max_message if limits.ws_rate and limits.ws_max_message else 0
+        self._ready = asyncio.Event()
+        self._room = asyncio.Event()
+        self._room.set()
+        self.most = 0  # the largest backlog seen (tests, metrics)
+
+    def put(self, text: str) -> bool:
+        """A message read from the client; False (nothing kept) when the backlog passes the
+        limit: a flood."""
+        if self.max_items and (len(self.items) >= self.max_items
+                               or (self.max_size and self.size + len(text) > self.max_size)):
+            return False
+        self.items.append(text)
+        self.size += len(text)
+        self.most = max(self.most, len(self.items))
+        self._ready.set()
+        if not self.max_items and len(self.items) >= self.PAUSE:
+            self._room.clear()
+        return True
+
+    def close(self, why: str) -> None:
+        """No more messages: ``CLOSED`` (the client left; what it sent is still handled),
+        ``FLOODING`` or ``OVERSIZE`` (handled before anything waiting)."""
+        if self.end is None:
+            self.end = why
+        self._ready.set()
+
+    async def room(self) -> None:
+        """Wait until the reader may read on (at once unless 64 wait with no rate limit)."""
+        await self._room.wait()
+
+    async def get(self) -> str:
+        """The next message, or the end: FLOODING and OVERSIZE come before what waits,
+        CLOSED after it."""
+        while True:
+            if self.end in (FLOODING, OVERSIZE):
+                return self.end
+            if self.items:
+                text = self.items.popleft()
+                self.size -= len(text)
+                if len(self.items) < self.PAUSE:
+                    self._room.set()
+                return text
+            if self.end is not None:
+                return self.end
+            self._ready.clear()
+            await self._ready.wait()
 
 
 class PerIP:
@@ -139,9 +216,10 @@ class BodyLimit:
     """ASGI middleware: an HTTP request body over ``limit`` bytes gets 413 with a JSON
     ``detail`` (by its Content-Length at once, else as soon as the stream passes it)."""
 
-    def __init__(self, app: ASGIApp, limit: int):
+    def __init__(self, app: ASGIApp, limit: int, on_refused: Callable[[Scope, str], None] | None = None):
         self.app = app
         self.limit = limit
+        self.on_refused = on_refused  # told of each request refused (413), with what it was told
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not self.limit:
@@ -155,7 +233,7 @@ class BodyLimit:
                     await _json(send, 400, "Content-Length is not a number")
                     return
                 if n > self.limit:
-                    await _json(send, 413, f"the request body is larger than {self.limit} bytes")
+                    await self._refuse(scope, send)
                     return
         # read the body here (bounded), then hand it to the app
         chunks: list[bytes] = []
@@ -167,7 +245,7 @@ class BodyLimit:
             body = m.get("body", b"")
             size += len(body)
             if size > self.limit:
-                await _json(send, 413, f"the request body is larger than {self.limit} bytes")
+                await self._refuse(scope, send)
                 return
             chunks.append(body)
             if not m.get("more_body", False):
@@ -183,6 +261,12 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        detail = f"the request body is larger than {self.limit} bytes"
+        if self.on_refused is not None:
+            self.on_refused(scope, detail)
+        await _json(send, 413, detail)
 
 
 async def _json(send: Send, status: int, detail: str) -> None:

@@ -156,6 +156,17 @@ def normalise_url(url: str) -> str:
     return url
 
 
+def safe_url(url: str) -> str:
+    """``url`` with its password hidden (``***``) and the driver's name left out."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        text = make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: say so without repeating it
+        return "(not a database URL)"
+    return text.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
@@ -232,6 +243,7 @@ class Storage:
         self.node_url = node_url
         self.lease_seconds = float(lease_seconds)
         self.on_lost: Callable[[str], None] | None = None  # told of a table whose lease was lost
+        self.on_commit: Callable[[float], None] | None = None  # told how long each save_many took
         self._checkpointer: tuple[threading.Event, threading.Thread] | None = None
         self.checkpointed = 0  # pages the background checkpoint has copied (checkpoint_in_background)
         now = _db_now(self.engine.dialect.name)
@@ -249,6 +261,10 @@ class Storage:
                           f"lease_until IS NULL OR lease_until < {now}) ORDER BY created")
         self._peers = text(f"SELECT DISTINCT owner_url FROM tables WHERE owner != :me AND "
                            f"owner_url IS NOT NULL AND lease_until >= {now}")
+
+    def safe_url(self) -> str:
+        """The database's URL as a log may show it: the password hidden."""
+        return safe_url(self.url)
 
     def _lease(self) -> dict[str, Any]:
         return {"me": self.node, "url": self.node_url, "ttl": self.lease_seconds}
@@ -326,6 +342,7 @@ class Storage:
         are.  Statements go to the driver directly, in its own parameter style: SQLAlchemy's
         per-statement work cost more than the database's on this path."""
         lost: set[str] = set()
+        began = time.perf_counter()
         with self.engine.begin() as c:
             cur = c.connection.driver_connection.cursor()  # type: ignore[union-attr]
             sql = self._sql
@@ -355,6 +372,8 @@ class Storage:
                 else:
                     cur.execute(sql["state"], {"tid": tid, "sid": ch.state_id})
             cur.close()
+        if self.on_commit is not None:
+            self.on_commit(time.perf_counter() - began)
         if lost and self.on_lost is not None:
             for tid in lost:
                 self.on_lost(tid)

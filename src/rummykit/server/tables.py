@@ -31,6 +31,7 @@ from ..engine.scoring import number
 from ..players import make_player
 from ..rules.registry import Variant
 from .extras import DEAL_BREAK_SECONDS, TYPES, Bad, Extras
+from .observe import Observer
 from .storage import Change, LeaseLost, Storage, StoredTable
 from .wire import LogCursor, encode, with_log_from
 
@@ -265,7 +266,7 @@ class Table:
             a, why = HeuristicPlayer(self._bot_seed(seat), self.game.variant).explain(
                 view, self.game.legal_actions())
         except Exception:  # a hint is a nicety; never let it break the table
-            log.exception("hint failed")
+            log.exception("table %s: a hint failed", self.id)
             return None
         return {"action": format_action(a), "why": why}
 
@@ -328,6 +329,7 @@ class Table:
         self.saved += len(ch.moves)
         self.moves, self.claims, self.seat_changes = [], [], []
         self.stored_state = ch.state_id
+        self.hub.observe.stored(self, ch)
 
     def _commit(self) -> None:
         """Store what changed in one transaction, before anyone hears of it."""
@@ -352,6 +354,7 @@ class Table:
         """The change is stored: schedule (it sets the turn's deadline), then tell everyone."""
         self._schedule()
         self.broadcast()
+        self.hub.observe.told(self)
 
     def rematch_made(self, rid: str) -> None:
         """The rematch's table is ``rid``: everyone hears of it under a new state_id (a
@@ -359,14 +362,17 @@ class Table:
         self.rematch = rid
         self.state_id += 1
         self._changed()
+        self.hub.observe.rematch(self, rid)
 
     # -- connections ------------------------------------------------------------------------
 
     def connect(self, conn: Conn) -> None:
         self.conns.add(conn)
         if conn.seat is not None:
+            self.seats[conn.seat].connections += 1
+        self.hub.observe.connected(self, conn)
+        if conn.seat is not None:
             s = self.seats[conn.seat]
-            s.connections += 1
             if s.grace is not None:
                 s.grace.cancel()
                 s.grace = None
@@ -383,10 +389,12 @@ class Table:
         if conn not in self.conns:
             return
         self.conns.discard(conn)
+        if conn.seat is not None:
+            self.seats[conn.seat].connections -= 1
+        self.hub.observe.disconnected(self, conn)
         if conn.seat is None:
             return
         s = self.seats[conn.seat]
-        s.connections -= 1
         if s.connections == 0:
             self._start_grace(conn.seat)
             self.state_id += 1
@@ -739,6 +747,8 @@ class Table:
             action = await self._choose(level, seat, g.view(seat), g.legal_actions())
             if self.turn_key != key or len(g.actions) != key[0] or self.window is not None:
                 return
+            if self.seats[seat].player != key[2]:  # its person came back in this turn of the loop
+                return  # (the change is gathered: the schedule that cancels this task comes at its end)
             self.turn_task = None
             self.turn_key = None
             self.turn_deadline = None
@@ -809,8 +819,10 @@ class Table:
 class Hub:
     """Every table of this server process; unfinished ones come back from storage at start-up."""
 
-    def __init__(self, storage: Storage):
+    def __init__(self, storage: Storage, observe: Observer | None = None):
         self.storage = storage
+        self.observe = observe if observe is not None else Observer()  # the log and the metrics
+        self.observe.hub = self
         self.tables: dict[str, Table] = {}
         self._gathered: dict[str, Table] = {}  # changed this turn of the loop, not stored yet
 
@@ -854,6 +866,7 @@ class Hub:
                 except Exception:
                     log.exception("table %s: its change could not be stored; dropped from memory", t.id)
                     self.forget(t)
+                    self.observe.dropped(t, "its change could not be stored")
                     lost.add(t.id)
             changes = {}
         for t in tables:
@@ -985,6 +998,7 @@ class Hub:
                                             [(s.kind, s.name) for s in seat_objs])
         t = Table(self, tid, name, g.base_variant, g, settings, seat_objs, status, 0, created, 0)
         self.tables[tid] = t
+        self.observe.table_created(t)
         if status == "playing":
             t.state_id += 1
             t._changed()
