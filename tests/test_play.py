@@ -74,6 +74,31 @@ def test_a_new_database_carries_rummykits_id_and_schema_version(tmp_path):
     Store(path).close()  # opening it again migrates nothing and loses nothing
 
 
+def test_a_saved_games_file_of_schema_1_is_upgraded_and_its_games_kept(tmp_path):
+    """Schema 2 adds each game's kept choices (the terminal's n): a file written before it
+    is upgraded when opened, every game still there, with no choices."""
+    from rummykit.store import APPLICATION_ID, MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("BEGIN")
+    MIGRATIONS[0](db)  # the schema as version 1 wrote it
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 1")
+    db.execute("INSERT INTO games (ruleset, players, setup, seats, human, name, started) VALUES "
+               "('basic', 2, ?, '[\"human\", \"easy\"]', 0, 'Old', 1.0)",
+               (json.dumps(rk.new_game("basic", players=2, seed=1).record() | {"actions": []}),))
+    db.execute("COMMIT")
+    db.close()
+    store = Store(path)
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    saved = store.last_unfinished()
+    assert saved is not None and saved.name == "Old" and saved.prefs == {}
+    store.set_prefs(saved.id, {"never_may_i": True})
+    assert store.game(saved.id).prefs == {"never_may_i": True}
+    store.close()
+
+
 def test_a_damaged_database_file_is_refused_and_left_untouched(tmp_path):
     path = tmp_path / "g.sqlite3"
     path.write_bytes(b"this is not a database, it is a shopping list\n" * 20)

@@ -235,6 +235,30 @@ def test_never_offer_may_i_passes_every_offer_for_the_rest_of_the_game(tmp_path)
     asyncio.run(run())
 
 
+def test_never_offer_may_i_is_kept_across_resume(tmp_path):
+    """Issue 38: the terminal's n is kept with the game: quit, resume, still no offers."""
+    g = deal("contract", *WHOLE_DEAL, dealer=2)
+    s = stacked_session(tmp_path, g)
+    app = RummyApp(s, rk.get_variant("contract"), speed=0)
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            assert app.never_may_i
+
+    asyncio.run(run())
+    s.store.close()
+    store = Store(tmp_path / "games.sqlite3")
+    saved = store.game(s.id)
+    assert saved.prefs == {"never_may_i": True}
+    again = Session.resume(store, saved)
+    assert RummyApp(again, rk.get_variant("contract"), speed=0).never_may_i
+    # n again turns offers back on, and that is kept too
+    again.set_pref("never_may_i", False)
+    assert store.game(s.id).prefs == {"never_may_i": False}
+
+
 def test_card_texts_with_brackets_and_names_with_markup_are_shown_as_written(tmp_path):
     app = new_app(tmp_path, 4, name="[bold]Ann[/bold]")
 

@@ -18,7 +18,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,13 @@ def _v1(db: sqlite3.Connection) -> None:
     """)
 
 
+@_migration
+def _v2(db: sqlite3.Connection) -> None:
+    # the player's choices for one game that outlive a quit and resume (JSON; NULL: none),
+    # e.g. {"never_may_i": true}: the terminal's "n"
+    _script(db, "ALTER TABLE games ADD COLUMN prefs TEXT")
+
+
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -101,6 +108,7 @@ class SavedGame:
     scores: list[str] | None
     won: bool | None
     actions: list[str]
+    prefs: dict[str, Any] = field(default_factory=dict)  # the player's choices for this game
 
     def record(self) -> dict[str, Any]:
         return {**self.setup, "actions": list(self.actions)}
@@ -109,7 +117,7 @@ class SavedGame:
 SQLITE_HEADER = b"SQLite format 3\x00"
 TABLES = {
     "games": {"id", "ruleset", "players", "setup", "seats", "human", "name", "started", "finished",
-              "scores", "won"},
+              "scores", "won", "prefs"},
     "actions": {"game", "n", "seat", "action"},
     "rounds": {"game", "round", "points"},
 }
@@ -244,6 +252,9 @@ class Store:
                 step(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.execute("COMMIT")
+        except sqlite3.Error as e:  # an older schema that is not what rummykit wrote: nothing changed
+            db.execute("ROLLBACK")
+            raise StoreError(f"{self.path} is a damaged rummykit database ({_what(e)}); {_LEFT}") from None
         except BaseException:
             db.execute("ROLLBACK")
             raise
@@ -285,6 +296,16 @@ class Store:
         )
         assert cur.lastrowid is not None
         return cur.lastrowid
+
+    def set_prefs(self, game: int, prefs: dict[str, Any]) -> None:
+        """Keep the player's choices for ``game`` (they come back with ``resume``)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("UPDATE games SET prefs = ? WHERE id = ?", (json.dumps(prefs, sort_keys=True), game))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
 
     def add_action(self, game: int, n: int, seat: int, action: str,
                    round_points: tuple[int, list[Any]] | None = None,
@@ -339,14 +360,15 @@ class Store:
         """A games row as a SavedGame; ValueError unless it has the shape rummykit writes."""
         g = SavedGame(row[0], row[1], row[2], json.loads(row[3]), json.loads(row[4]), row[5], row[6],
                       row[7], row[8], json.loads(row[9]) if row[9] else None,
-                      None if row[10] is None else bool(row[10]), actions)
+                      None if row[10] is None else bool(row[10]), actions,
+                      json.loads(row[11]) if row[11] else {})
         if not isinstance(g.setup, dict) or not isinstance(g.seats, list) or not all(
             isinstance(x, str) for x in [*g.seats, *g.actions, g.ruleset, g.name]
-        ) or not isinstance(g.human, int) or not 0 <= g.human < len(g.seats):
+        ) or not isinstance(g.human, int) or not 0 <= g.human < len(g.seats) or not isinstance(g.prefs, dict):
             raise ValueError(f"game {g.id}: its set-up, seats, actions or names are not what rummykit wrote")
         return g
 
-    _COLS = "id, ruleset, players, setup, seats, human, name, started, finished, scores, won"
+    _COLS = "id, ruleset, players, setup, seats, human, name, started, finished, scores, won, prefs"
 
     def game(self, gid: int) -> SavedGame:
         with self._reading(f"game {gid}"):

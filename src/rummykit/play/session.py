@@ -24,8 +24,10 @@ HUMAN = "human"
 class Session:
     """Use :meth:`start` for a new game, :meth:`resume` for a saved one."""
 
-    def __init__(self, store: Store, game_id: int, game: Game, seats: Sequence[str], human: int, name: str):
+    def __init__(self, store: Store, game_id: int, game: Game, seats: Sequence[str], human: int, name: str,
+                 prefs: dict[str, Any] | None = None):
         self.store = store
+        self.prefs: dict[str, Any] = dict(prefs or {})  # the player's choices for this game, kept
         self.id = game_id
         self.game = game
         self.seats = list(seats)
@@ -54,9 +56,14 @@ class Session:
     @classmethod
     def resume(cls, store: Store, saved: SavedGame) -> Session:
         g = replay(saved.record())
-        return cls(store, saved.id, g, saved.seats, saved.human, saved.name)
+        return cls(store, saved.id, g, saved.seats, saved.human, saved.name, saved.prefs)
 
     # -- play ------------------------------------------------------------------------------
+
+    def set_pref(self, key: str, value: Any) -> None:
+        """Remember a choice of the player's for this game (saved at once: ``resume`` keeps it)."""
+        self.prefs[key] = value
+        self.store.set_prefs(self.id, self.prefs)
 
     def resume_command(self) -> str:
         """The command that goes on with this game, as it works from here (the program's

@@ -242,13 +242,14 @@ class RummyApp(App[None]):
     ]
 
     def __init__(self, session: Session, variant: Variant, speed: float = 0.6, symbols: bool = True,
-                 never_may_i: bool = False):
+                 never_may_i: bool | None = None):
         super().__init__()
         self.s = session
         self.variant = variant
         self.speed = speed
         self.symbols = symbols
-        self.never_may_i = never_may_i
+        # "n" (never offer May I) is kept with the game: a resumed game remembers it
+        self.never_may_i = bool(session.prefs.get("never_may_i", False)) if never_may_i is None else never_may_i
         self.order: list[str] = []
         self.selected: set[int] = set()
         self.groups: list[list[str]] = []
@@ -316,8 +317,10 @@ class RummyApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         offer = self.offer()
-        if action in ("offer_take", "never_may_i"):
-            return offer is not None and (action == "offer_take" or offer == "may_i")
+        if action == "never_may_i":  # at an offer, and at any time in a game with May I (to turn it back on)
+            return offer == "may_i" or self.s.game.spec.buying is not None
+        if action == "offer_take":
+            return offer is not None
         if action == "offer_pass":
             return offer is not None
         if action == "escape":
@@ -749,6 +752,7 @@ class RummyApp(App[None]):
 
     def action_never_may_i(self) -> None:
         self.never_may_i = not self.never_may_i
+        self.s.set_pref("never_may_i", self.never_may_i)
         if self.never_may_i:
             self.messages.append("May I will not be offered again this game (n offers it again).")
             if self.offer() == "may_i":
