@@ -363,6 +363,39 @@ def test_axe_finds_no_serious_violation_in_the_lobby_and_the_table(server: dict[
         page.close()
 
 
+TOUCH = """() => [...document.querySelectorAll('button, a, summary, input, select, [role=tab]')]
+  .filter(e => !e.closest('#cards') && e.offsetParent !== null && !e.closest('.sr')
+    && e.getBoundingClientRect().right > 0)
+  .map(e => { const r = e.getBoundingClientRect();
+    return {what: (e.getAttribute('aria-label') || e.textContent || e.id).trim().slice(0, 40), w: r.width, h: r.height}; })
+  .filter(b => b.h < 43.5 || (b.w < 43.5 && b.w > 0))"""
+
+
+def test_every_control_on_a_phone_is_a_finger_wide(server: dict[str, Any], contexts: Any) -> None:
+    """Touch targets of at least 44 px: every button, link and field of the table mid-turn
+    at 390x844 (a card of the hand shows at least 44 px of itself: see fitHand)."""
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "bot:medium", "bot:medium", "bot:medium"], seed=3)
+    page = contexts(PHONE).new_page()
+    join(page, base, tid, "Fin")
+    person = Person(page)
+    t0 = time.monotonic()
+    while not page.locator('#actions [data-action="discard"]').count():
+        assert time.monotonic() - t0 < 60
+        now = page.evaluate(READY)
+        if now and now["kind"] in ("draw", "claim"):
+            person.move()
+        page.wait_for_timeout(50)
+    person.click_card(hand_on_screen(page)[0])
+    page.wait_for_timeout(300)  # (cards glide into place)
+    small = page.evaluate(TOUCH)
+    assert small == [], small
+    steps = page.evaluate("""() => { const c = [...document.querySelectorAll('#cards button.hc')];
+        return c.slice(0, -1).map((e, i) => { const a = e.getBoundingClientRect(), b = c[i + 1].getBoundingClientRect();
+          return a.top === b.top ? b.left - a.left : a.width; }); }""")
+    assert min(steps) >= 43.5, steps
+
+
 def test_a_lobby_for_people_lists_open_tables_and_house_rules_as_sentences(
         server: dict[str, Any], contexts: Any) -> None:
     base = server["base"]

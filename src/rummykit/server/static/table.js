@@ -732,6 +732,7 @@ RK.Table = (function () {
   function fitHand() {
     const row = document.getElementById("cards");
     if (!row) return;
+    if (sizes && !row.dataset.watched) { row.dataset.watched = "1"; sizes.observe(row); }
     const n = row.children.length;
     if (!n) return;
     const cw = row.children[0].getBoundingClientRect().width || 56;
@@ -761,6 +762,8 @@ RK.Table = (function () {
       if (breaks[k]) extra += gap;
     });
   }
+  // laid out again whenever the hand's room changes (a rotation, a panel, fonts arriving)
+  const sizes = typeof ResizeObserver === "function" ? new ResizeObserver(() => { if (T) fitHand(); }) : null;
   window.addEventListener("resize", () => { if (T) fitHand(); });
 
   /* ---------------------------------------------------------------- waiting, joining */
