@@ -295,11 +295,18 @@ class Person:
     # -- moves --------------------------------------------------------------------------
 
     def move(self) -> str:
-        """One move as a person makes it; returns its kind ('result' for a deal's end)."""
+        """One move as a person makes it; returns its kind ('result' for a deal's end, 'idle'
+        when a try came to nothing and nothing is asked of the seat now: another seat's
+        turn came first, so whoever drives several people moves the others meanwhile)."""
         p = self.page
         why: list[str] = []
-        for _ in range(20):
-            now = p.wait_for_function(READY, timeout=60_000).json_value()
+        for attempt in range(20):
+            try:
+                now = p.wait_for_function(READY, timeout=60_000 if attempt == 0 else 3000).json_value()
+            except PlaywrightTimeout:
+                if attempt == 0:
+                    raise
+                return "idle"
             kind, hint, sid = now["kind"], now["hint"], now["sid"]
             errs = errors(p)
             if kind == "result":

@@ -644,8 +644,9 @@ def test_a_meld_before_drawing_is_built_in_the_meld_areas(server: dict[str, Any]
     person.drag(person.card("5S"), '[data-drop="group:new"]')
     person.drag(person.card("6S"), '[data-drop="group:0"]')
     page.wait_for_selector(".build-group.bad")  # two cards: not a meld yet, and it says so
-    for c in ("7S", "8S"):
-        person.drag(person.card(c), '[data-drop="group:0"]')
+    person.drag(person.card("7S"), '[data-drop="group:0"]')
+    person.click_card("8S")  # and without dragging: select, then add to the meld
+    page.get_by_role("button", name="Add 8♠ to meld 1").click()
     page.wait_for_selector(".build-group.ok")
     sid = state_id(page)
     page.locator('#build [data-fk="meld-built"]').click()

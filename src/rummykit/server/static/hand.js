@@ -188,6 +188,7 @@ RK.Hand = (function () {
   /* The meld areas: each group being built, with the server's word on it. */
   function buildArea(H, o) {
     const chk = o.check || null;
+    const sel = selected(H);
     const groups = H.groups.map((g, k) => {
       const res = chk && chk.groups && chk.groups[k];
       const cards = g.map((id) => byId(H, id)).filter(Boolean);
@@ -196,10 +197,11 @@ RK.Hand = (function () {
         h("span.pcrow.build-cards", null, cards.map((x) => h("button.pc.bc", { type: "button", "aria-label": `${RK.cardName(x.card)}: back to the hand`,
           dataset: { drag: `group:${x.id}`, fk: `bc-${x.id}` }, onclick: () => o.onUngroup([x.id]) }, RK.Cards.face(x.card)))),
         h("span.build-say.small", { role: "status" }, res ? (res.ok ? "✓ " : "✗ ") + res.text : "…"),
+        sel.length ? h("button.tool", { type: "button", dataset: { fk: `add-${k}` }, onclick: () => o.onGroup(k) },
+          `Add ${sel.map((x) => RK.cardShort(x.card)).join(" ")} to meld ${k + 1}`) : null,
         h("button.tool.x", { type: "button", "aria-label": `Take meld ${k + 1} apart`, dataset: { fk: `ungroup-${k}` },
           onclick: () => o.onUngroup(g.slice()) }, "×"));
     });
-    const sel = selected(H);
     const add = h("li.build-group.new", { dataset: { drop: "group:new" } },
       h("button.tool", { type: "button", disabled: !sel.length || null, dataset: { fk: "group" }, "aria-keyshortcuts": "g",
         onclick: () => o.onGroup("new") },
