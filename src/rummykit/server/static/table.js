@@ -628,8 +628,13 @@ RK.Table = (function () {
 
   function hintBox(hint) {
     const text = typeof hint === "string" ? hint : hint.action;
+    // "working toward it": the contract's best partial melds in the hand (pairs of a set count)
+    const working = Array.isArray(hint.working) ? hint.working : [];
     return h("section#hint.hint", { "aria-label": "Hint", role: "status" }, h("strong", null, "Hint: "), adviceWords(text),
-      hint.why ? h("span", null, ` — ${RK.Board.cardsInText(hint.why)}`) : null);
+      hint.why ? h("span", null, ` — ${RK.Board.cardsInText(hint.why)}`) : null,
+      working.length ? h("div#working.small", null, h("strong", null, "Working toward it: "),
+        working.map((w) => `${(w.cards || []).map(RK.cardShort).join(" ")} (${w.toward}${w.short ? `, ${w.short} short` : ""})`)
+          .join(" · ")) : null);
   }
 
   function autoplayButton(m) {
