@@ -334,6 +334,18 @@ class Person:
             return kind
         raise AssertionError("no move went through in 20 tries: " + "; ".join(why[:2] + why[-2:]))
 
+    def play_until(self, selector: str, kinds: tuple[str, ...] = ("draw", "play", "claim"),
+                   seconds: float = 90) -> None:
+        """Make the seat's moves of ``kinds`` until ``selector`` is on the page."""
+        t0 = time.monotonic()
+        while not self.page.locator(selector).count():
+            assert time.monotonic() - t0 < seconds, f"{selector} never came"
+            now = self.page.evaluate(READY)
+            if now and now["kind"] in kinds:
+                self.move()
+            else:
+                self.page.wait_for_timeout(50)
+
     def _follow(self, hint: str, kind: str) -> bool | str:
         p = self.page
         verb = hint.split()[0] if hint else ""

@@ -173,16 +173,7 @@ def test_a_claim_offer_that_changes_under_the_pointer_does_not_buy_the_new_card(
     watch_messages(page, sent)
     join(page, base, tid, "Mia")
     person = Person(page)
-    t0 = time.monotonic()
-    while True:  # play on until an offer is shown
-        assert time.monotonic() - t0 < 90, "no offer came"
-        if page.locator('#claim .claim-btn[data-action="buy"]').count():
-            break
-        now = page.evaluate(READY)
-        if now and now["kind"] in ("draw", "play"):
-            person.move()
-        else:
-            page.wait_for_timeout(50)
+    person.play_until('#claim .claim-btn[data-action="buy"]', kinds=("draw", "play"))  # to an offer
     first = page.evaluate("() => document.body.dataset.window")
     buy = page.locator('#claim .claim-btn[data-action="buy"]')
     label = buy.inner_text()
@@ -342,13 +333,7 @@ def test_axe_finds_no_serious_violation_in_the_lobby_and_the_table(server: dict[
         api(base, "POST", f"/api/tables/{tid}/join", {"name": "Bea"})
         page.wait_for_selector("#cards button.hc")
         person = Person(page)
-        t0 = time.monotonic()
-        while not page.locator('#actions [data-action="discard"]').count():
-            assert time.monotonic() - t0 < 60
-            now = page.evaluate(READY)
-            if now and now["kind"] in ("draw", "claim"):
-                person.move()
-            page.wait_for_timeout(50)
+        person.play_until('#actions [data-action="discard"]', kinds=("draw", "claim"))
         person.click_card(hand_on_screen(page)[0])  # a card selected; the meld areas shown
         assert axe_violations(page) == [], f"table mid-turn {size}"
         if size is PHONE:
@@ -367,7 +352,8 @@ TOUCH = """() => [...document.querySelectorAll('button, a, summary, input, selec
   .filter(e => !e.closest('#cards') && e.offsetParent !== null && !e.closest('.sr')
     && e.getBoundingClientRect().right > 0)
   .map(e => { const r = e.getBoundingClientRect();
-    return {what: (e.getAttribute('aria-label') || e.textContent || e.id).trim().slice(0, 40), w: r.width, h: r.height}; })
+    const what = (e.getAttribute('aria-label') || e.textContent || e.id).trim().slice(0, 40);
+    return {what, w: r.width, h: r.height}; })
   .filter(b => b.h < 43.5 || (b.w < 43.5 && b.w > 0))"""
 
 
@@ -375,23 +361,18 @@ def test_every_control_on_a_phone_is_a_finger_wide(server: dict[str, Any], conte
     """Touch targets of at least 44 px: every button, link and field of the table mid-turn
     at 390x844 (a card of the hand shows at least 44 px of itself: see fitHand)."""
     base = server["base"]
-    tid = make_table(base, ruleset="contract", seats=["human", "bot:medium", "bot:medium", "bot:medium"], seed=3)
+    tid = make_table(base, ruleset="contract", seats=["human", *["bot:medium"] * 3], seed=3)
     page = contexts(PHONE).new_page()
     join(page, base, tid, "Fin")
     person = Person(page)
-    t0 = time.monotonic()
-    while not page.locator('#actions [data-action="discard"]').count():
-        assert time.monotonic() - t0 < 60
-        now = page.evaluate(READY)
-        if now and now["kind"] in ("draw", "claim"):
-            person.move()
-        page.wait_for_timeout(50)
+    person.play_until('#actions [data-action="discard"]', kinds=("draw", "claim"))
     person.click_card(hand_on_screen(page)[0])
     page.wait_for_timeout(300)  # (cards glide into place)
     small = page.evaluate(TOUCH)
     assert small == [], small
     steps = page.evaluate("""() => { const c = [...document.querySelectorAll('#cards button.hc')];
-        return c.slice(0, -1).map((e, i) => { const a = e.getBoundingClientRect(), b = c[i + 1].getBoundingClientRect();
+        return c.slice(0, -1).map((e, i) => {
+          const a = e.getBoundingClientRect(), b = c[i + 1].getBoundingClientRect();
           return a.top === b.top ? b.left - a.left : a.width; }); }""")
     assert min(steps) >= 43.5, steps
 
