@@ -183,5 +183,19 @@ RK.Board = (function () {
       v.settlement ? h("span.muted.small", null, ` (settles ${v.settlement[i]})`) : null)));
   }
 
-  return { names, named, cardsInText, turnWords, contractWords, presence, seatsStrip, piles, melds, logPanel, resultTable, standings, isWildAt };
+  /* "More melds below": the melds scroll inside the felt, and say so when some are hidden. */
+  function markMore() {
+    const el = document.getElementById("melds");
+    if (!el) return;
+    const mark = () => {
+      const hidden = el.scrollHeight - el.scrollTop - el.clientHeight > 8;
+      let tag = el.querySelector(".more-below");
+      if (hidden && !tag) el.append(tag = h("span.more-below", { "aria-hidden": "true" }, "▼ more melds below"));
+      if (!hidden && tag) tag.remove();
+    };
+    el.addEventListener("scroll", mark, { passive: true });
+    mark();
+  }
+
+  return { markMore, names, named, cardsInText, turnWords, contractWords, presence, seatsStrip, piles, melds, logPanel, resultTable, standings, isWildAt };
 })();

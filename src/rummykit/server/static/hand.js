@@ -216,6 +216,45 @@ RK.Hand = (function () {
           dataset: { fk: "meld-built", action: b.text }, onclick: o.onMeld }, `Meld ${b.words}`) : null) : null);
   }
 
-  return { model, sync, setMode, moveCard, arrange, addToGroup, removeFromGroups, groupCards, loose, selected, byId,
+  /* Lay the cards of the hand out in the room there is: overlapping in one row, or in
+     more rows where a card would show less than a finger's width. */
+  function fit() {
+    const row = document.getElementById("cards");
+    if (!row) return;
+    if (sizes && !row.dataset.watched) { row.dataset.watched = "1"; sizes.observe(row); }
+    const n = row.children.length;
+    if (!n) return;
+    const cw = row.children[0].getBoundingClientRect().width || 56;
+    const wide = row.clientWidth;
+    const minStep = 44; // a touch target
+    const perRow = Math.max(1, Math.min(n, 1 + Math.floor((wide - cw) / minStep)));
+    const rows = Math.ceil(n / perRow);
+    const per = Math.ceil(n / rows);
+    // one row with room to spare: side by side; else overlapping, the corners showing
+    // the groups "Arrange" made are set apart by a little space (when there is room)
+    const kids = [...row.children];
+    const breaks = kids.map((el) => el.classList.contains("brk"));
+    const gap = rows === 1 ? Math.min(12, Math.max(0, (wide - cw - (per - 1) * 30) / Math.max(1, breaks.filter(Boolean).length))) : 0;
+    const nGaps = breaks.slice(0, -1).filter(Boolean).length;
+    const step = per > 1 ? Math.min(rows === 1 ? cw + 6 : cw * 0.8, (wide - cw - nGaps * gap) / (per - 1)) : cw;
+    const used = cw + (per - 1) * step + nGaps * gap;
+    row.style.setProperty("--step", `${step}px`);
+    row.style.setProperty("--left", `${Math.max(0, (wide - used) / 2)}px`);
+    row.style.setProperty("--rows", rows);
+    row.style.setProperty("--per", per);
+    let extra = 0;
+    kids.forEach((el, k) => {
+      if (k % per === 0) extra = 0;
+      el.style.setProperty("--col", k % per);
+      el.style.setProperty("--row", Math.floor(k / per));
+      el.style.setProperty("--gap", `${extra}px`);
+      if (breaks[k]) extra += gap;
+    });
+  }
+  // laid out again whenever the hand's room changes (a rotation, a panel, fonts arriving)
+  const sizes = typeof ResizeObserver === "function" ? new ResizeObserver(() => fit()) : null;
+  window.addEventListener("resize", () => fit());
+
+  return { fit, model, sync, setMode, moveCard, arrange, addToGroup, removeFromGroups, groupCards, loose, selected, byId,
     panel, buildArea, countOf };
 })();

@@ -154,5 +154,36 @@ RK.Moves = (function () {
       body, prefs);
   }
 
-  return { sortLegal, label, bar, claimBox, meldWords, layoffWords, tokenWords };
+  /* "discard 7H" -> "discarded 7♥": what a bot did for the player. */
+  function pastWords(a) {
+    const w = a.split(/\s+/);
+    const c = w[1] ? tokenWords(w[1]) : "";
+    return ({ draw: "drew from the stock", take: "took the discard", discard: `discarded ${c}`, pass: "passed",
+      buy: "bought the discard", meld: `melded ${meldWords(a)}`, layoff: `laid off ${c}`, swap: `swapped ${c}`,
+      cut: "cut the pack", shanghai: "called Shanghai", rummy: "called Rummy" })[w[0]] || a;
+  }
+
+  /* "discard 7H" -> "Discard 7♥": a move as advice. */
+  function adviceWords(a, v, nm) {
+    const w = a.split(/\s+/);
+    const c = w[1] ? tokenWords(w[1]) : "";
+    return ({ draw: "Draw from the stock", take: `Take ${v.discard_top ? RK.cardShort(v.discard_top) : "the discard"}`,
+      discard: `Discard ${c}`, pass: "Pass", buy: "Buy it", meld: `Meld ${meldWords(a)}`, cut: "Cut the pack",
+      layoff: w[0] === "layoff" ? `Lay off ${layoffWords(a, v, nm)}` : "", swap: `Swap ${c} into meld ${w[2]}`,
+      shanghai: "Call Shanghai", rummy: `Call Rummy, shedding ${c}` })[w[0]] || a;
+  }
+
+  /* The hint: the move as advice, its reason, and what the hand is working toward (the
+     contract's best partial melds in the hand; pairs of a set count). */
+  function hintBox(hint, v, nm) {
+    const text = typeof hint === "string" ? hint : hint.action;
+    const working = Array.isArray(hint.working) ? hint.working : [];
+    return h("section#hint.hint", { "aria-label": "Hint", role: "status" }, h("strong", null, "Hint: "), adviceWords(text, v, nm),
+      hint.why ? h("span", null, ` — ${RK.Board.cardsInText(hint.why)}`) : null,
+      working.length ? h("div#working.small", null, h("strong", null, "Working toward it: "),
+        working.map((w) => `${(w.cards || []).map(RK.cardShort).join(" ")} (${w.toward}${w.short ? `, ${w.short} short` : ""})`)
+          .join(" · ")) : null);
+  }
+
+  return { sortLegal, label, bar, claimBox, meldWords, layoffWords, tokenWords, pastWords, hintBox };
 })();

@@ -51,7 +51,8 @@ RK.Table = (function () {
     }
     main.replaceChildren(h("div#table.tbl", null, h("div#tbl-main.tbl-main"), RK.Side.create(api())),
       h("div#announce.sr", { "aria-live": "polite", "aria-atomic": "false" }));
-    RK.Drag.init({ canDrop, onDrop, onCancel: flushRender, onHover: hoverMark });
+    T.drops = RK.Drops(api());
+    RK.Drag.init(T.drops);
     RK.Drag.onRelease(() => { if (T && T.queued) { T.queued = false; render(); } });
     connect();
   }
@@ -60,7 +61,7 @@ RK.Table = (function () {
   function api() {
     return {
       get T() { return T; }, get H() { return T.H; },
-      send, sendMsg, render, cardMove, builtMeld, setPrefs, toggleHint, ready,
+      send, sendMsg, render, flushRender, askCheck, cardMove, builtMeld, setPrefs, toggleHint, ready,
       playBuilt: () => { const b = builtMeld(); if (b && b.ok) playMeld(b.text, T.H.groups.flat()); },
       canAct: () => T.online && !T.pending,
       offerFresh,
@@ -150,6 +151,8 @@ RK.Table = (function () {
     const el = document.getElementById("conn");
     if (el) el.textContent = text;
   }
+
+  document.addEventListener("click", (ev) => { if (T && T.drops) T.drops.onTap(ev); });
 
   window.addEventListener("online", () => { if (T && !T.stopped && T.ws && T.ws.readyState > 1) retryNow(); });
 
@@ -379,88 +382,6 @@ RK.Table = (function () {
     send(text);
   }
 
-  /* ---------------------------------------------------------------- drag and drop */
-
-  function dragIds(src) {
-    const [kind, id] = src.dataset.drag.split(":");
-    if (kind !== "hand") return [+id];
-    const sel = RK.Hand.selected(T.H).map((x) => x.id);
-    return sel.includes(+id) ? sel : [+id];
-  }
-
-  function legalFor(card, n) {
-    return (T.msg.legal || []).filter((a) => {
-      const w = a.split(/\s+/);
-      return (w[0] === "layoff" || w[0] === "swap") && w[1].split("=")[0] === card && +w[2] === n;
-    });
-  }
-
-  function canDrop(src, zone) {
-    if (!T || !T.msg) return false;
-    const [kind, id] = src.dataset.drag.split(":");
-    const [place, arg] = zone.dataset.drop.split(":");
-    const legal = T.msg.legal || [];
-    const act = T.online && !T.pending;
-    if (kind === "stock") return act && place === "hand" && legal.includes("draw");
-    if (kind === "pile") return act && place === "hand" && (legal.includes("take") || legal.includes("draw both"));
-    if (kind === "group") return place === "hand" || (place === "group" && arg !== undefined);
-    if (kind !== "hand") return false;
-    const x = RK.Hand.byId(T.H, +id);
-    if (!x) return false;
-    if (place === "hand") return true;
-    if (place === "group") return !!document.getElementById("build");
-    if (place === "discard") return act && dragIds(src).length === 1 && legal.includes(`discard ${x.card}`);
-    if (place === "meld") return act && legalFor(x.card, +arg).length > 0;
-    return false;
-  }
-
-  function hoverMark(src, zone, pt) {
-    for (const el of document.querySelectorAll(".ins-before,.ins-after")) el.classList.remove("ins-before", "ins-after");
-    if (!zone || !pt || !zone.dataset.drop.startsWith("hand:") || zone.dataset.drop === "hand:end") return;
-    const r = zone.getBoundingClientRect();
-    zone.classList.add(pt.x < r.left + r.width / 2 ? "ins-before" : "ins-after");
-  }
-
-  function onDrop(src, zone, pt) {
-    const [kind, id] = src.dataset.drag.split(":");
-    const [place, arg] = zone.dataset.drop.split(":");
-    const H = T.H;
-    if (kind === "stock") { send("draw"); return flushRender(); }
-    if (kind === "pile") { send((T.msg.legal || []).includes("take") ? "take" : "draw both"); return flushRender(); }
-    const ids = dragIds(src);
-    if (place === "hand") {
-      if (kind === "group") RK.Hand.removeFromGroups(H, ids);
-      let before = null;
-      if (arg !== "end") {
-        const r = zone.getBoundingClientRect();
-        const target = +arg;
-        if (pt.x < r.left + r.width / 2) before = target;
-        else {
-          const loose = RK.Hand.loose(H);
-          const k = loose.findIndex((x) => x.id === target);
-          before = k >= 0 && k + 1 < loose.length ? loose[k + 1].id : null;
-        }
-      }
-      for (const i of ids) if (i !== before) RK.Hand.moveCard(H, i, before);
-      if (kind === "group") askCheck();
-      return flushRender();
-    }
-    if (place === "group") {
-      RK.Hand.addToGroup(H, ids, arg === "new" ? "new" : +arg);
-      askCheck();
-      return flushRender();
-    }
-    const x = RK.Hand.byId(H, +id);
-    if (place === "discard") { cardMove("discard", x); return flushRender(); }
-    if (place === "meld") {
-      const options = legalFor(x.card, +arg);
-      const go = (a) => { T.H.out.add(x.id); send(a); };
-      if (options.length === 1) go(options[0]);
-      else RK.Side.chooseDialog(api(), options, go);
-    }
-    return flushRender();
-  }
-
   function flushRender() { if (T && T.queued) { T.queued = false; render(); } else if (T) render(); }
 
   /* ---------------------------------------------------------------- drawing */
@@ -489,12 +410,12 @@ RK.Table = (function () {
     if (melds2) melds2.scrollTop = meldsScroll;
     RK.Side.update(api());
     RK.restoreFocus(box, focus, "button.act:not([disabled]), button.hc");
-    fitHand();
+    RK.Hand.fit();
     // what just arrived moves once, on the drawing that first shows it
     if (T.H) T.H.fresh = new Set();
     T.newTop = false;
     T.freshMelds = new Set();
-    moreBelow();
+    RK.Board.markMore();
   }
 
   function draw() {
@@ -538,7 +459,7 @@ RK.Table = (function () {
         canArrange: !over && T.online, onArrange: () => sendMsg({ type: "arrange" }) }));
     }
     if (mine && !over) {
-      if (T.showHint && m.hint) parts.push(hintBox(m.hint));
+      if (T.showHint && m.hint) parts.push(RK.Moves.hintBox(m.hint, v, nm));
       if (!w && legal.length) parts.push(RK.Moves.bar(A, v, legal, nm));
       else parts.push(h("section#actions.waiting-bar", { "aria-label": "Your moves" },
         h("div.bar", null, h("span.small.muted", null, !T.online ? "Moves are off until the connection is back."
@@ -586,7 +507,7 @@ RK.Table = (function () {
     if (m && m.stand_in && m.stand_in.moves && m.stand_in.moves.length) {
       const why = { away: "while you were away", asked: "while you let it", timer: "when your time ran out" }[m.stand_in.why] || "for you";
       out.push(h("div#away.banner", { role: "status" },
-        h("strong", null, `A bot played for you ${why}: `), m.stand_in.moves.map(moveWords).join(", ") + ". ",
+        h("strong", null, `A bot played for you ${why}: `), m.stand_in.moves.map(RK.Moves.pastWords).join(", ") + ". ",
         h("button.tool", { type: "button", dataset: { fk: "away-ok" }, onclick: () => sendMsg({ type: "stand_in_seen" }) }, "OK")));
     }
     if (m && m.pause && m.view && !m.view.is_over && !document.querySelector("dialog#result-dlg[open]")) {
@@ -603,38 +524,6 @@ RK.Table = (function () {
   function retryText() {
     const s = Math.max(0, Math.ceil((T.retryAt - Date.now()) / 1000));
     return T.ws && T.ws.readyState === 0 ? "Reconnecting now…" : `Trying again in ${s} s.`;
-  }
-
-  /* "discard 7H" -> "discarded 7♥" */
-  function moveWords(a) {
-    const w = a.split(/\s+/);
-    const c = w[1] ? RK.Moves.tokenWords(w[1]) : "";
-    return ({ draw: "drew from the stock", take: "took the discard", discard: `discarded ${c}`, pass: "passed",
-      buy: "bought the discard", meld: `melded ${RK.Moves.meldWords(a)}`, layoff: `laid off ${c}`, swap: `swapped ${c}`,
-      cut: "cut the pack", shanghai: "called Shanghai", rummy: "called Rummy" })[w[0]] || a;
-  }
-
-  /* "discard 7H" -> "Discard 7♥": a move as advice. */
-  function adviceWords(a) {
-    const w = a.split(/\s+/);
-    const c = w[1] ? RK.Moves.tokenWords(w[1]) : "";
-    const v = T.msg.view;
-    const nm = RK.Board.names(T.msg.seats, v.players);
-    return ({ draw: "Draw from the stock", take: `Take ${v.discard_top ? RK.cardShort(v.discard_top) : "the discard"}`,
-      discard: `Discard ${c}`, pass: "Pass", buy: "Buy it", meld: `Meld ${RK.Moves.meldWords(a)}`, cut: "Cut the pack",
-      layoff: w[0] === "layoff" ? `Lay off ${RK.Moves.layoffWords(a, v, nm)}` : "", swap: `Swap ${c} into meld ${w[2]}`,
-      shanghai: "Call Shanghai", rummy: `Call Rummy, shedding ${c}` })[w[0]] || a;
-  }
-
-  function hintBox(hint) {
-    const text = typeof hint === "string" ? hint : hint.action;
-    // "working toward it": the contract's best partial melds in the hand (pairs of a set count)
-    const working = Array.isArray(hint.working) ? hint.working : [];
-    return h("section#hint.hint", { "aria-label": "Hint", role: "status" }, h("strong", null, "Hint: "), adviceWords(text),
-      hint.why ? h("span", null, ` — ${RK.Board.cardsInText(hint.why)}`) : null,
-      working.length ? h("div#working.small", null, h("strong", null, "Working toward it: "),
-        working.map((w) => `${(w.cards || []).map(RK.cardShort).join(" ")} (${w.toward}${w.short ? `, ${w.short} short` : ""})`)
-          .join(" · ")) : null);
   }
 
   function autoplayButton(m) {
@@ -693,83 +582,6 @@ RK.Table = (function () {
     const el = T.main.querySelector(`[data-fk="card-${loose[to].id}"]`);
     if (el) el.focus();
   }
-
-  /* "More melds below": the melds scroll inside the felt, and say so when some are hidden. */
-  function moreBelow() {
-    const el = document.getElementById("melds");
-    if (!el) return;
-    const mark = () => {
-      const hidden = el.scrollHeight - el.scrollTop - el.clientHeight > 8;
-      let tag = el.querySelector(".more-below");
-      if (hidden && !tag) el.append(tag = h("span.more-below", { "aria-hidden": "true" }, "▼ more melds below"));
-      if (!hidden && tag) tag.remove();
-    };
-    el.addEventListener("scroll", mark, { passive: true });
-    mark();
-  }
-
-  /* A tap on a place a card could be dragged to, with cards selected, puts them there. */
-  function tapPlace(ev) {
-    if (!T || !T.H || !T.msg || ev.defaultPrevented) return;
-    const zone = ev.target.closest && ev.target.closest("[data-drop]");
-    if (!zone || ev.target.closest("button:not(.hc), a, input, summary")) return;
-    const sel = RK.Hand.selected(T.H);
-    if (!sel.length) return;
-    const [place, arg] = zone.dataset.drop.split(":");
-    const legal = T.msg.legal || [];
-    if (place === "group" && document.getElementById("build")) {
-      RK.Hand.addToGroup(T.H, sel.map((x) => x.id), arg === "new" ? "new" : +arg);
-      askCheck();
-      render();
-    } else if (place === "discard" && sel.length === 1 && legal.includes(`discard ${sel[0].card}`) && T.online && !T.pending) {
-      cardMove("discard", sel[0]);
-    } else if (place === "meld" && sel.length === 1 && T.online && !T.pending) {
-      const options = legalFor(sel[0].card, +arg);
-      const go = (a) => { T.H.out.add(sel[0].id); send(a); };
-      if (options.length === 1) go(options[0]);
-      else if (options.length) RK.Side.chooseDialog(api(), options, go);
-    }
-  }
-  document.addEventListener("click", tapPlace);
-
-  /* Lay the cards of the hand out in the room there is: overlapping in one row, or in
-     more rows where a card would show less than a finger's width. */
-  function fitHand() {
-    const row = document.getElementById("cards");
-    if (!row) return;
-    if (sizes && !row.dataset.watched) { row.dataset.watched = "1"; sizes.observe(row); }
-    const n = row.children.length;
-    if (!n) return;
-    const cw = row.children[0].getBoundingClientRect().width || 56;
-    const wide = row.clientWidth;
-    const minStep = 44; // a touch target
-    const perRow = Math.max(1, Math.min(n, 1 + Math.floor((wide - cw) / minStep)));
-    const rows = Math.ceil(n / perRow);
-    const per = Math.ceil(n / rows);
-    // one row with room to spare: side by side; else overlapping, the corners showing
-    // the groups "Arrange" made are set apart by a little space (when there is room)
-    const kids = [...row.children];
-    const breaks = kids.map((el) => el.classList.contains("brk"));
-    const gap = rows === 1 ? Math.min(12, Math.max(0, (wide - cw - (per - 1) * 30) / Math.max(1, breaks.filter(Boolean).length))) : 0;
-    const nGaps = breaks.slice(0, -1).filter(Boolean).length;
-    const step = per > 1 ? Math.min(rows === 1 ? cw + 6 : cw * 0.8, (wide - cw - nGaps * gap) / (per - 1)) : cw;
-    const used = cw + (per - 1) * step + nGaps * gap;
-    row.style.setProperty("--step", `${step}px`);
-    row.style.setProperty("--left", `${Math.max(0, (wide - used) / 2)}px`);
-    row.style.setProperty("--rows", rows);
-    row.style.setProperty("--per", per);
-    let extra = 0;
-    kids.forEach((el, k) => {
-      if (k % per === 0) extra = 0;
-      el.style.setProperty("--col", k % per);
-      el.style.setProperty("--row", Math.floor(k / per));
-      el.style.setProperty("--gap", `${extra}px`);
-      if (breaks[k]) extra += gap;
-    });
-  }
-  // laid out again whenever the hand's room changes (a rotation, a panel, fonts arriving)
-  const sizes = typeof ResizeObserver === "function" ? new ResizeObserver(() => { if (T) fitHand(); }) : null;
-  window.addEventListener("resize", () => { if (T) fitHand(); });
 
   /* ---------------------------------------------------------------- waiting, joining */
 
