@@ -379,6 +379,36 @@ def test_an_absent_players_seat_is_played_by_a_bot_after_the_grace_period(sqlite
     asyncio.run(run(base, tid, token))
 
 
+def test_a_finished_table_seen_after_a_restart_has_a_state_id_past_its_last(db_url: str) -> None:  # noqa: F811
+    """A restart's first state is past everything seen before it, for a finished table too
+    (it comes back lazily from storage: its seats' presence has changed, so it is another
+    state). The crash test caught a spectator sent the last state_id again: a seated
+    player's connecting is a change of its own, a spectator's is not."""
+    async def last(base: str, tid: str, token: str | None) -> dict[str, Any]:
+        r = await Raw.open(base, tid, token)
+        m = await r.recv()
+        await r.close()
+        return m
+
+    with running_server(db_url) as base:
+        tid = create_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=5, grace_seconds=0,
+                           options={"deals": 1}, bot_delay=0)
+        token = join_table(base, tid, "Zed")[1]
+        t0 = time.monotonic()
+        while http_json("GET", f"{base}/api/tables/{tid}")[1]["status"] != "over":
+            assert time.monotonic() - t0 < 60
+            time.sleep(0.1)
+        asyncio.run(last(base, tid, token))
+        before = asyncio.run(last(base, tid, None))  # a spectator
+    with running_server(db_url) as base:
+        after = asyncio.run(last(base, tid, None))
+        again = asyncio.run(last(base, tid, None))
+    assert before["status"] == after["status"] == "over"
+    assert after["view"] == before["view"]
+    assert after["state_id"] > before["state_id"]
+    assert again["state_id"] == after["state_id"]  # one load, one new state_id
+
+
 def test_after_a_restart_coming_back_takes_a_seat_back_from_the_grace_periods_bot(db_url: str) -> None:  # noqa: F811
     """The grace period's stand-in gives the seat back when the player connects again, after a
     restart too; a seat its player handed over by hand stays handed over (it came back from

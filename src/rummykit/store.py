@@ -301,7 +301,8 @@ class Store:
         """Keep the player's choices for ``game`` (they come back with ``resume``)."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            self.db.execute("UPDATE games SET prefs = ? WHERE id = ?", (json.dumps(prefs, sort_keys=True), game))
+            self.db.execute("UPDATE games SET prefs = ? WHERE id = ?",
+                            (json.dumps(prefs, sort_keys=True), game))
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")

@@ -249,7 +249,8 @@ class RummyApp(App[None]):
         self.speed = speed
         self.symbols = symbols
         # "n" (never offer May I) is kept with the game: a resumed game remembers it
-        self.never_may_i = bool(session.prefs.get("never_may_i", False)) if never_may_i is None else never_may_i
+        kept = bool(session.prefs.get("never_may_i", False))
+        self.never_may_i = kept if never_may_i is None else never_may_i
         self.order: list[str] = []
         self.selected: set[int] = set()
         self.groups: list[list[str]] = []

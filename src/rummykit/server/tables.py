@@ -941,6 +941,13 @@ class Hub:
             if st is not None:
                 t = self._rebuild(st)
                 self.tables[tid] = t
+                if t.status == "over":
+                    # back from storage (a restart, or retired from memory): its seats'
+                    # presence is not what it was, so it is another state with a state_id of
+                    # its own, stored before anyone hears of it (unfinished tables come back
+                    # through ``resume``)
+                    t.state_id += 1
+                    t._commit()
         return t
 
     RETIRE_SECONDS = 900.0
