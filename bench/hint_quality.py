@@ -83,8 +83,12 @@ class Rules:
         if a.suit != b.suit or a.rank == b.rank:
             return False
         d = abs(a.rank - b.rank)
-        if self.rules.ace_mode in ("low_or_high", "high", "wrap") and 1 in (a.rank, b.rank):
+        mode = self.rules.ace_mode
+        if mode == "wrap":
+            d = min(d, 13 - d)  # K-A-2: round the corner
+        elif mode in ("low_or_high", "high") and 1 in (a.rank, b.rank):
             other = b.rank if a.rank == 1 else a.rank
+            d = d if mode == "low_or_high" else 14 - other
             d = min(d, 14 - other)
         return d < self.run_len
 

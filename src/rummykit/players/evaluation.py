@@ -94,6 +94,9 @@ class Facts:
         rules = self.rules = v.meld_rules(players, round_no)
         decks, jokers = sp.pack_for(players)
         self.values = list(v.values)
+        # a natural card's mean value: the unit a meld's worth is weighed in against points
+        self.unit = sum(self.values[c] for c in range(52) if not rules.is_wild(c)) / max(
+            1, sum(1 for c in range(52) if not rules.is_wild(c)))
         self.wild = [rules.is_wild(c) for c in range(NUM_FACES)]
         # a wild 2 that stands for itself (its own place in a run of its suit, a set of
         # twos) is a natural card there (RULES.md 1)
@@ -291,6 +294,8 @@ class HandEval:
         self._spare: set[int] = set()  # faces some best plan leaves a copy of unused
         self._spare_wild = False  # whether some best plan leaves a wild card unused
         self._without: dict[int, int] = {}
+        self._least = -1  # the number short, once found without the plan
+        self._ties = True
         self._cands: list[list[Cand]] | None = None
         self._after: list[list[int]] = []
         self._set_order: list[list[int]] = []
@@ -317,7 +322,31 @@ class HandEval:
     @property
     def short(self) -> int:
         """How many more cards the hand needs for the contract (0 in the basic family)."""
-        return self.plan.short if self.f.comps else 0
+        if self._plan is not None:
+            return self._plan.short
+        got = self._least
+        if got < 0:
+            if not self.f.comps:
+                got = 0
+            else:
+                self._prepare()
+                self._search(self.cnt, self.nwild, -1, False)
+                got = self._best_short
+            self._least = got
+        return got
+
+    def reaches(self, floor: int) -> bool:
+        """Whether the hand lacks at most ``floor`` cards (a search that stops at the first
+        plan that does)."""
+        if not self.f.comps:
+            return True
+        if self._plan is not None or self._least >= 0:
+            return self.short <= floor
+        if floor < 0:
+            return False
+        self._prepare()
+        self._search(self.cnt, self.nwild, floor, False)
+        return self._best_short <= floor
 
     def short_without(self, c: int) -> int:
         """``short`` for the hand less one ``c``: the plan's, or one more.  Found with the
@@ -355,7 +384,7 @@ class HandEval:
         if not comps:
             return Plan(0, (), 0)
         self._prepare()
-        self._search(self.cnt, self.nwild, -1)
+        self._search(self.cnt, self.nwild, -1, True)
         wild = f.wild
         left = list(self.cnt)
         picked = [p for p in self._best if p is not None]
@@ -409,8 +438,13 @@ class HandEval:
                 first -= 1
             lst = cands[j]
             k = comps[j][1]
-            again = [self._again(c, k) for c in lst]
             size = j - first + 1
+            if size == 1:
+                after[j] = [later] * (len(lst) + 1)
+                later += lst[0][0] if lst else k
+                j = first - 1
+                continue
+            again = [self._again(c, k) for c in lst]
             # smallest[i]: the ``size`` smallest lacks among candidates i.. (and again)
             smallest: list[list[int]] = [[] for _ in range(len(lst) + 1)]
             for i in range(len(lst) - 1, -1, -1):
@@ -531,13 +565,16 @@ class HandEval:
             out.append(k - have)
             u += 1
 
-    def _search(self, cnt: list[int], nwild: int, floor: int) -> None:
+    def _search(self, cnt: list[int], nwild: int, floor: int, ties: bool) -> None:
         """The best plan for ``cnt`` and ``nwild`` wild cards (fewest short, then the most
-        outs) into ``_best``; ``floor`` >= 0: stop at any plan lacking at most that many."""
+        outs) into ``_best``; ``floor`` >= 0: stop at any plan lacking at most that many.
+        ``ties``: every best plan is visited (for the most outs, and what the best plans
+        leave spare); else only the number short is wanted."""
         n = len(self.f.comps)
         self._picked = []
         self._best = [None] * n
-        self._best_short = 10**9
+        self._ties = ties
+        self._best_short = floor + 1 if floor >= 0 else 10**9
         self._best_outs = -1
         self._floor = floor
         self._nwild = nwild
@@ -569,6 +606,12 @@ class HandEval:
         for c in f.wild_faces:
             nwild += cnt[c]  # the wild cards not held as natural ones
         total = short - min(nwild, room)
+        if not self._ties:
+            if total < self._best_short:
+                self._best_short = total
+                if total <= self._floor:
+                    self._stop = True
+            return
         if total > self._best_short:
             return
         if total < self._best_short:
@@ -614,7 +657,7 @@ class HandEval:
         i0 = start if j > 0 and comps[j - 1] == comps[j] else 0
         # a branch stops when even its best case cannot beat the best plan (ties go on,
         # for the outs, unless only the number short is wanted)
-        bar = self._best_short - (self._floor >= 0)
+        bar = self._best_short - (not self._ties)
         after = self._after[j]
         nwild = self._nwild
         set_natural = self.f.set_natural
@@ -648,7 +691,7 @@ class HandEval:
                     cnt[c] += 1
                 if self._stop:
                     return
-            bar = self._best_short - (self._floor >= 0)
+            bar = self._best_short - (not self._ties)
         # this meld from nothing yet (and so the identical ones after it)
         if short + k + after[len(lst)] - nwild <= bar:
             self._picked.append(None)
@@ -734,14 +777,6 @@ class HandEval:
                         near.add(x)
             out.extend(sorted(near - set(out)))
         return out
-
-
-def words_for(cards: Iterable[int]) -> str:
-    return format_cards(cards)
-
-
-def rank_word(c: int) -> str:
-    return RANK_WORDS[c % 13] if c < 52 else "joker"
 
 
 __all__ = ["Facts", "Group", "HandEval", "NO_TABLE", "Plan", "Table", "facts", "seen_cards"]
