@@ -294,8 +294,9 @@ class HeuristicPlayer:
         return not self.careless and view.danger()
 
     def _dead_wild(self, rules: MeldRules, view: Seen, table: Sequence[TableMeld], c: Card) -> bool:
-        """A wild card a seat that is down can never place: no meld on the table may take it."""
-        return view.down[view.seat] and not any(m.layoff_meanings(c, rules) for m in table)
+        """A wild card nobody can place: the seat is down, so is every other (nobody may
+        take it for a meld of their own), and no meld on the table may take it."""
+        return all(view.down) and not any(m.layoff_meanings(c, rules) for m in table)
 
     def _discard_facts(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
                        table: list[TableMeld], options: list[Card], draw: bool = True) -> list[Weigh]:
@@ -375,7 +376,7 @@ class HeuristicPlayer:
         keep = f" Keep {_and(kept)}." if kept and not down else ""
         if rules.is_wild(c):
             if self._dead_wild(rules, view, table, c):
-                return (head + f"you are down and no meld on the table can take another wild card, "
+                return (head + "everyone is down and no meld on the table can take another wild card, "
                         f"so {c} could only cost you {me.value} points.")
             return head + f"every other card is needed more than this wild card ({c})." + keep
         nxt = rest[0] if rest else None
