@@ -238,6 +238,11 @@ def pct(a: int, b: int) -> str:
     return f"{100 * a / b:5.1f}% ({a}/{b})" if b else "    - (0/0)"
 
 
+def line(name: str, got: Counter[str]) -> None:
+    print(f"{name:<16} {got['discards']:>8}  {pct(got['pair_breaks'], got['sets_discards']):<26} "
+          f"{pct(got['wild_unexplained'], got['discards']):<24} {pct(got['wrong'], got['reasons']):<22}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="6 games per ruleset (CI)")
@@ -257,11 +262,8 @@ def main() -> None:
     for vid in args.rulesets.split(","):
         got = run(vid, games, args.seed, args.lineup, args.show)
         total.update(got)
-        print(f"{vid:<16} {got.get('discards', 0):>8}  {pct(got.get('pair_breaks', 0), got.get('sets_discards', 0)):<26} "
-              f"{pct(got.get('wild_unexplained', 0), got.get('discards', 0)):<24} "
-              f"{pct(got.get('wrong', 0), got.get('reasons', 0)):<22}")
-    print(f"{'all':<16} {total['discards']:>8}  {pct(total['pair_breaks'], total['sets_discards']):<26} "
-          f"{pct(total['wild_unexplained'], total['discards']):<24} {pct(total['wrong'], total['reasons']):<22}")
+        line(vid, Counter(got))
+    line("all", total)
     print(f"(wild discards, explained or not: {pct(total['wild'], total['discards'])}; "
           f"{time.process_time() - t0:.0f} s of CPU)")
 

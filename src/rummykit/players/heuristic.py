@@ -238,7 +238,7 @@ class HeuristicPlayer:
                                                                   if isinstance(a, CallRummy) and a.card])
         shed = best[0]
         return CallRummy(shed), lambda: (f"Call Rummy and shed {shed}: "
-                                         + self._discard_reason(v, view, rules, hand, table, shed, lead=False))
+                                         + self._discard_reason(v, view, rules, hand, table, shed, False))
 
     def _draw(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
               table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
@@ -312,6 +312,7 @@ class HeuristicPlayer:
         wanted = e.table.wanted
         unit = e.f.unit
         taken = view.taken
+        fits = _fitting(table, rules) if not self.careless and table else set()
         out = []
         for c in dict.fromkeys(options):
             w = Weigh(c)
@@ -321,7 +322,7 @@ class HeuristicPlayer:
             w.wild = rules.is_wild(c) and not self._dead_wild(rules, view, table, c)
             w.value = values[c]
             if not self.careless:
-                w.table = any(m.layoff_meanings(c, rules) for m in table)
+                w.table = c in fits or (rules.is_wild(c) and any(m.layoff_meanings(c, rules) for m in table))
                 w.wanted = wanted[c] > 0
             if down:
                 w.key = (w.back, w.wild, w.table, w.wanted, -w.value)
@@ -389,7 +390,8 @@ class HeuristicPlayer:
             if nxt.wanted and not me.wanted:
                 return head + (f"no meld on the table takes it, and the next player took cards that go "
                                f"with {nxt.card}.")
-            return head + f"no meld on the table takes it, and it is the costliest card you can spare ({me.value} points)."
+            return head + ("no meld on the table takes it, and it is the costliest card you can spare "
+                           f"({me.value} points).")
         why = self._why_first(v, view, e, me, nxt, words)
         return head + why + keep
 
@@ -426,7 +428,8 @@ class HeuristicPlayer:
             fed = ("fits a meld on the table" if nxt.table else "goes with cards the next player took")
             return f"{nxt.card} is as useful to you but {fed}; {c} feeds nobody."
         if me.value > nxt.value:
-            return self._lone_words(e, me, words, bare=True) + f", and it costs the most of such cards ({me.value} points)."
+            return (self._lone_words(e, me, words, bare=True)
+                    + f", and it costs the most of such cards ({me.value} points).")
         return self._lone_words(e, me, words)
 
     def _lone_words(self, e: HandEval, w: Weigh, words: str, bare: bool = False) -> str:
@@ -488,8 +491,9 @@ class HeuristicPlayer:
         after = e.short
         g = _group_of(e, top)
         made = f"it makes {g.words()}" if g is not None else "it brings the contract closer"
-        cost = (f"; the {extra} penalty card{'s' if extra != 1 else ''} from the stock cost{'s' if extra == 1 else ''} "
-                "nothing yet, and nobody is close to going out" if extra else "")
+        cards = f"{extra} penalty card{'s' if extra != 1 else ''}"
+        cost = (f"; the {cards} from the stock cost{'s' if extra == 1 else ''} nothing yet, and nobody "
+                "is close to going out" if extra else "")
         return (f"Buy {top}: {made}, so {self._contract_words(v, view)} is {after} cards short "
                 f"instead of {before}{cost}.")
 
@@ -528,26 +532,54 @@ class HeuristicPlayer:
 
     def progress(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The contract this deal and what the hand has toward it, from the same evaluation
-        the hint reads: ``{"contract", "short", "melds": [{"cards", "toward", "short"}],
-        "text"}`` (``short`` None where there is no contract, or once down)."""
+        the hint reads (the terminal's contract line, the browser's hint): ``{"contract",
+        "short", "melds": [{"cards", "toward", "short"}], "text"}`` — the plan's partial
+        melds of two cards or more, pairs of a set included (``short``: None where there is
+        no contract, or once down).  Where the hand can meet the contract now, the text
+        gives the solver's melds."""
         tv = as_view(view)
         v, rules, hand, table = self._setup(tv)
         seen = Seen.of(tv)
         words = self._contract_words(v, seen)
         if not v.spec.contracts:
-            return {"contract": None, "short": None, "melds": [], "text": "Melds: any sets and runs you can make."}
+            return {"contract": None, "short": None, "melds": [],
+                    "text": "Melds: any sets and runs you can make."}
         if tv.down[seen.seat]:
             return {"contract": words, "short": None, "melds": [],
                     "text": f"Contract ({words}): you are down; lay off and go out."}
         e = self.evaluate(v, seen, hand, table)
         groups = [g for g in e.plan.groups if len(g.cards) >= 2]
-        melds = [{"cards": [str(Card(c)) for c in g.cards], "toward": g.goal(), "short": g.short} for g in groups]
+        melds = [{"cards": [str(Card(c)) for c in g.cards], "toward": g.goal(), "short": g.short}
+                 for g in groups]
+        out = {"contract": words, "short": e.short, "melds": melds}
+        part = "; ".join(g.words() for g in groups) if groups else "nothing yet"
         if e.short == 0:
-            text = f"Contract ({words}): you have it: {' / '.join(format_cards(g.cards) for g in groups)}."
+            whole = tv.round in v.spec.whole_hand_rounds
+            found = v.solver(tv.players, tv.round).solve(v.spec.contract(tv.round), hand, whole_hand=whole)
+            if found is not None:
+                laid = " / ".join(format_cards(rd.cards) for rd in found)
+                return {**out, "text": f"Contract ({words}): you can lay it down now: {laid}."}
+            return {**out, "text": f"Contract ({words}): the melds are there, but not yet with every "
+                                   f"card of your hand. Working toward it: {part}."}
+        cards = f"{e.short} card{'s' if e.short != 1 else ''}"
+        return {**out, "text": f"Contract ({words}): {cards} short. Working toward it: {part}."}
+
+
+def _fitting(table: Sequence[TableMeld], rules: MeldRules) -> set[int]:
+    """The natural faces some meld on the table would take (its rank's cards for a set, the
+    cards at either end of a run)."""
+    out: set[int] = set()
+    for m in table:
+        if m.kind == "set":
+            faces = [m.rank - 1 + 13 * s for s in range(4)]
+        elif m.kind == "run":
+            faces = [m.suit * 13 + (p - 1) % 13 for p in (m.lo - 1, m.hi + 1)]
         else:
-            part = "; ".join(g.words() for g in groups) if groups else "nothing yet"
-            text = f"Contract ({words}): {e.short} card{'s' if e.short != 1 else ''} short. Working toward it: {part}."
-        return {"contract": words, "short": e.short, "melds": melds, "text": text}
+            continue
+        for f in faces:
+            if f not in out and not rules.is_wild(f) and m.layoff_meanings(Card(f), rules):
+                out.add(f)
+    return out
 
 
 def _group_of(e: HandEval, c: Card) -> Group | None:
