@@ -253,14 +253,23 @@ class HeuristicPlayer:
             if not v.spec.contracts or view.down[view.seat]:
                 if any(m.layoff_meanings(top, rules) for m in table) and not rules.is_wild(top):
                     return Take(), lambda: f"Take {top}: it can be laid off at once."
-                if not view.down[view.seat] and self._goes_with(v, view, hand, table, top):
+                if self._goes_with(v, view, hand, table, top):
                     return Take(), lambda: self._take_words(v, view, hand, table, top, 0)
         return Draw(), lambda: self._draw_words(v, view, hand, table, top)
 
     def _goes_with(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card) -> bool:
-        """Basic family: whether ``top`` is one card from a meld with the hand's cards."""
+        """Basic family: whether ``top`` makes a meld with the hand's cards, or goes with
+        a card of its rank, or with two of its suit within two places."""
         e = self.evaluate(v, view, hand + [top], table)
-        return 0 <= e.prospect(top)[0] <= 1
+        if e.prospect(top)[0] == 0:
+            return True
+        r, s = top % 13, top // 13
+        near = 0
+        for x in e.partners(top):
+            if x % 13 == r:
+                return True
+            near += x // 13 == s and abs(x % 13 - r) <= 2
+        return near >= 2
 
     def _play(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
               table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
@@ -316,8 +325,9 @@ class HeuristicPlayer:
         out = []
         for c in dict.fromkeys(options):
             w = Weigh(c)
-            # the card just taken from the discard pile goes back only if nothing else can:
-            # throwing it back gains nothing, and seats doing so in turn never end the deal
+            # a wild card goes only when nothing else may; then the card just taken from the
+            # discard pile: throwing it back gains nothing, and seats doing so in turn never
+            # end the deal
             w.back = c == taken
             w.wild = rules.is_wild(c) and not self._dead_wild(rules, view, table, c)
             w.value = values[c]
@@ -325,7 +335,7 @@ class HeuristicPlayer:
                 w.table = c in fits or (rules.is_wild(c) and any(m.layoff_meanings(c, rules) for m in table))
                 w.wanted = wanted[c] > 0
             if down:
-                w.key = (w.back, w.wild, w.table, w.wanted, -w.value)
+                w.key = (w.wild, w.back, w.table, w.wanted, -w.value)
             else:
                 w.need = e.short_without(c) - short if contract else 0
                 w.lack, w.outs = e.prospect(c)
@@ -335,9 +345,9 @@ class HeuristicPlayer:
                     # (someone may go out before it is used) less what its meld is worth
                     w.risk = 0.5 * w.value - unit * KEEP.get(w.lack, 0.0)
                     need = w.need if short <= 1 else 0  # out of reach in time: only points count
-                    w.key = (w.back, w.wild, need, -w.risk, w.outs, feeds)
+                    w.key = (w.wild, w.back, need, -w.risk, w.outs, feeds)
                 else:
-                    w.key = (w.back, w.wild, w.need, -w.lack, w.outs, feeds, -w.value)
+                    w.key = (w.wild, w.back, w.need, -w.lack, w.outs, feeds, -w.value)
             w.key = w.key + (self.rng.random() if draw else 0.0,)
             out.append(w)
         out.sort(key=lambda w: w.key)
@@ -379,7 +389,7 @@ class HeuristicPlayer:
             if self._dead_wild(rules, view, table, c):
                 return (head + "everyone is down and no meld on the table can take another wild card, "
                         f"so {c} could only cost you {me.value} points.")
-            return head + f"every other card is needed more than this wild card ({c})." + keep
+            return head + f"every card you may discard is a wild card; {c} is the one to spare." + keep
         nxt = rest[0] if rest else None
         if nxt is None:
             return head + "it is the only card you may discard."
@@ -399,11 +409,13 @@ class HeuristicPlayer:
         """The sentence for the first weight in which ``me`` beat ``nxt``."""
         c = me.card
         contract = bool(v.spec.contracts)
+        if nxt.wild and not me.wild:
+            if me.back:
+                return (f"keep the wild card {nxt.card}, even if that throws back {c}, the card you "
+                        "just took.")
+            return f"keep the wild card {nxt.card}; " + self._lone_words(e, me, words)
         if nxt.back and not me.back:
             return f"you just took {nxt.card}; throwing it back would gain nothing."
-        if nxt.wild and not me.wild:
-            base = f"keep the wild card {nxt.card}"
-            return base + "; " + self._lone_words(e, me, words)
         if me.risk is not None and nxt.risk is not None:
             who = ", ".join(f"Seat {s}" for s in view.close())
             short = e.short if contract else 0
@@ -420,8 +432,7 @@ class HeuristicPlayer:
         if me.lack > nxt.lack:
             return self._lone_words(e, me, words)
         if me.lack == nxt.lack and me.outs < nxt.outs:
-            return (self._lone_words(e, me, words, bare=True).capitalize()[:1].lower()
-                    + self._lone_words(e, me, words, bare=True)[1:]
+            return (self._lone_words(e, me, words, bare=True)
                     + f", and fewer of the cards that would help it are still unseen ({me.outs}, "
                     f"against {nxt.outs} for {nxt.card}).")
         if (2 * me.table + me.wanted) < (2 * nxt.table + nxt.wanted):
