@@ -43,7 +43,7 @@ class SearchPlayer:
 
     name = "hard"
 
-    def __init__(self, seed: int = 0, *, samples: int = 16, budget: float = 1.0, width: int = 3,
+    def __init__(self, seed: int = 0, *, samples: int = 32, budget: float = 1.0, width: int = 3,
                  horizon: int = 2, margin: float = 2.0, most: int | None = None,
                  short_cost: float = 10.0, variant: Variant | None = None):
         if samples < 1 or budget <= 0 or width < 1 or horizon < 1:
