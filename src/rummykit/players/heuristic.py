@@ -129,7 +129,9 @@ class HeuristicPlayer:
     def __init__(self, seed: int = 0, variant: Variant | None = None, careless: float = 0.0):
         self.rng = random.Random(seed)
         self.variant = variant
-        self.careless = careless  # "easy": chance of a careless discard; ignores danger and feeding
+        # "easy": the chance of a careless discard (any natural card); it never buys, and
+        # ignores danger and what it feeds
+        self.careless = careless
         if careless:
             self.name = "easy"
 
@@ -220,6 +222,8 @@ class HeuristicPlayer:
         danger = view.danger()
         swollen = len(hand) > dealt + 3
         helps = False
+        if self.careless:  # "easy" never buys
+            return Pass(), lambda: f"Pass on {top}: (an easy player never buys)."
         if Buy() in acts and not swollen and not danger:  # else not worth measuring
             before, helps = self._helps(v, view, hand, table, top)
         if helps:
@@ -293,7 +297,10 @@ class HeuristicPlayer:
             order = self._rank_discards(v, view, rules, hand, table, [a.card for a in discards])
             c = order[0]
             if self.careless and self.rng.random() < self.careless:
-                c = self.rng.choice(order[: max(1, len(order) // 2)])
+                slips = [x for x in order if not rules.is_wild(x)]
+                if slips:  # a newcomer's slip: any natural card
+                    c = self.rng.choice(slips)
+                    return Discard(c), lambda: f"Discard {c}: (a careless discard)."
             return Discard(c), lambda: self._discard_reason(v, view, rules, hand, table, c)
         return acts[0], lambda: "It is the only way to go on."
 
