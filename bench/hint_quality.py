@@ -115,6 +115,8 @@ def group_ok(cards: list[rk.Card], words: str, hand: list[rk.Card], r: Rules) ->
             return False
         left[c] -= 1
     naturals = [c for c in cards if not r.wild(c)]
+    if "set of twos" in words:  # a wild 2 standing for itself is a natural card there (RULES.md 1)
+        naturals = [c for c in cards if not c.is_joker]
     if len(cards) < 2 or not naturals:
         return False
     if " set of " in words or words.startswith("a set"):
@@ -125,7 +127,6 @@ def group_ok(cards: list[rk.Card], words: str, hand: list[rk.Card], r: Rules) ->
         if rank is None:
             return False
         if any(c.rank != rank for c in naturals):
-            # a wild 2 standing for itself in a set of twos is a natural there
             return False
         if r.decks == 1 and len(set(naturals)) < len(naturals):
             return False
