@@ -211,11 +211,12 @@ def test_never_offer_may_i_passes_every_offer_for_the_rest_of_the_game(tmp_path)
             await pilot.press("d")
             await select(pilot, app, "KC")
             await pilot.press("x", "enter")
-            for _ in range(200):  # to the first offer
-                await pilot.pause()
-                await app.workers.wait_for_complete()
-                if app.offer() == "may_i":
+            for _ in range(12):  # to the first offer (Ann plays on while the bots take what they want)
+                await settle(pilot, app)
+                if app.offer() == "may_i" or isinstance(app.screen, Question) or not s.human_to_act:
                     break
+                await pilot.press("d")
+                await pilot.press("x", "enter")
             assert app.offer() == "may_i"
             before = len(s.game.actions)
             await pilot.press("n")  # passes this one, and every later one
@@ -331,6 +332,28 @@ def test_the_hint_is_one_key_away(tmp_path):
             await settle(pilot, app)
             await pilot.press("h")
             assert app.messages[-1].startswith("Hint: ")
+
+    asyncio.run(run())
+
+
+def test_the_terminal_hint_and_contract_line_are_the_hand_evaluations(tmp_path):
+    """The hint the terminal shows is the medium bot's explain for the person's view, and the
+    contract line ("working toward it") its progress: one evaluation (issue 39)."""
+    from rummykit.players import HeuristicPlayer
+
+    app = new_app(tmp_path, 9)
+    s = app.s
+
+    async def run():
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            bot = HeuristicPlayer(s._bot_seed(s.human), s.game.variant)
+            action, why = bot.explain(s.view(), s.legal_actions())
+            await pilot.press("h")
+            assert app.messages[-1] == app.cards(f"Hint: {action.text()}. {why}")
+            progress = bot.progress(s.view())["text"]
+            assert "Working toward it" in progress or "lay it down" in progress
+            assert str(app.query_one("#contract").render()) == app.cards(progress)
 
     asyncio.run(run())
 
