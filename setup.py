@@ -15,7 +15,9 @@ extensions:
   runs the tests both ways.  ``rummykit._compiled.compiled()`` says which form runs.
 
 The list below holds the modules random play spends its time in (the contract solver,
-the meld rules, the turn machine and the actions' rooms); everything else stays Python.
+the meld rules, the turn machine and the actions' rooms), and the bots' hand evaluation
+(every decision of the medium bot, and so of the hard bot's rollouts); everything else
+stays Python.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ COMPILED = [
     "src/rummykit/engine/seen.py",
     "src/rummykit/rl/tracker.py",
     "src/rummykit/rl/codes.py",
+    "src/rummykit/players/evaluation.py",
 ]
 
 

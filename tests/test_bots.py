@@ -230,7 +230,7 @@ def test_search_goes_on_to_most_deals_only_while_a_candidate_is_ahead_inside_the
     assert plain.choose(view, acts) == hint and plain.last_stats["samples"] == 4
     with pytest.raises(ValueError, match="most"):
         SearchPlayer(1, samples=8, most=4)
-    assert make_player("hard:most=32").most == 32 and make_player("hard").most == 16
+    assert make_player("hard:most=64").most == 64 and make_player("hard").most == 32
 
 
 def test_search_budget_is_kept_inside_a_deal_and_a_deal_cut_short_is_not_used(monkeypatch):

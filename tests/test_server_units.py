@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -168,3 +169,64 @@ def test_a_seed_nobody_chose_is_one_of_2_53_drawn_by_the_operating_system(monkey
 def test_a_house_rules_text_nested_too_deep_is_refused_in_words() -> None:
     with pytest.raises(Invalid, match="nested too deep"):
         variant_from_rules_text('extends = "basic"\nnotes = ' + "[" * 600 + "]" * 600 + "\n")
+
+
+def test_the_browser_hint_is_the_hand_evaluations(tmp_path) -> None:
+    """The state message's hint for a seat is the medium bot's explain for that seat's
+    view, and its "working toward it" the same evaluation's progress (issue 39); the
+    terminal reads the same two (tests/test_tui.py)."""
+    from contextlib import ExitStack
+
+    from starlette.testclient import TestClient
+
+    from rummykit.players import HeuristicPlayer
+    from rummykit.server import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'hints.db'}", static_dir=tmp_path / "no-static")
+    with TestClient(app) as client, ExitStack() as stack:
+        tid = client.post("/api/tables", json={"ruleset": "contract", "seats": ["human"] * 3, "seed": 4,
+                                               "claim_seconds": 120}).json()["id"]
+        tokens = [client.post(f"/api/tables/{tid}/join", json={"name": n}).json()["token"]
+                  for n in ("Ann", "Bob", "Cy")]
+        table = client.app.state.hub.tables[tid]  # type: ignore[attr-defined]
+        wss = [stack.enter_context(client.websocket_connect(f"/ws/tables/{tid}?token={tok}"))
+               for tok in tokens]
+
+        last: list[dict[str, Any]] = [{} for _ in wss]
+
+        def settle() -> list[dict[str, Any]]:
+            """Each seat's latest state, once every seat has the table's current one."""
+            for _ in range(50):
+                for seat, ws in enumerate(wss):
+                    ws.send_text('{"type": "ping"}')
+                    while (m := ws.receive_json())["type"] != "pong":
+                        if m["type"] == "state":
+                            last[seat] = m
+                if all(m.get("state_id") == table.state_id for m in last):
+                    return last
+            raise AssertionError("the seats never caught up with the table")
+
+        hinted = 0
+        for _ in range(60):
+            states = settle()
+            assert any(m["legal"] for m in states)
+            for seat, m in enumerate(states):
+                if m["legal"] and m["window"] is None:
+                    g = table.game
+                    bot = HeuristicPlayer(table._bot_seed(seat), g.variant)
+                    action, why = bot.explain(g.view(seat), g.legal_actions())
+                    progress = bot.progress(g.view(seat))
+                    assert m["hint"] == {"action": rk.format_action(action), "why": why,
+                                         "progress": progress["text"], "working": progress["melds"],
+                                         "short": progress["short"]}
+                    hinted += 1
+                    wss[seat].send_json({"type": "act", "state_id": m["state_id"],
+                                         "action": m["hint"]["action"]})
+                    break
+            else:  # a claim window: every seat asked passes
+                for seat, m in enumerate(states):
+                    if m["legal"]:
+                        assert "hint" not in m
+                        wss[seat].send_json({"type": "act", "state_id": m["window"]["state_id"],
+                                             "action": "pass"})
+        assert hinted >= 30

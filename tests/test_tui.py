@@ -311,6 +311,28 @@ def test_the_hint_is_one_key_away(tmp_path):
     asyncio.run(run())
 
 
+def test_the_terminal_hint_and_contract_line_are_the_hand_evaluations(tmp_path):
+    """The hint the terminal shows is the medium bot's explain for the person's view, and the
+    contract line ("working toward it") its progress: one evaluation (issue 39)."""
+    from rummykit.players import HeuristicPlayer
+
+    app = new_app(tmp_path, 9)
+    s = app.s
+
+    async def run():
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            bot = HeuristicPlayer(s._bot_seed(s.human), s.game.variant)
+            action, why = bot.explain(s.view(), s.legal_actions())
+            await pilot.press("h")
+            assert app.messages[-1] == app.cards(f"Hint: {action.text()}. {why}")
+            progress = bot.progress(s.view())["text"]
+            assert "Working toward it" in progress or "lay it down" in progress
+            assert str(app.query_one("#contract").render()) == app.cards(progress)
+
+    asyncio.run(run())
+
+
 def test_an_illegal_move_shows_the_engines_sentence_and_changes_nothing(tmp_path):
     app = new_app(tmp_path, 4)
     s = app.s

@@ -121,7 +121,14 @@ class Session:
         self.store.add_action(self.id, len(g.actions) - 1, seat, text, points, final)
 
     def hint(self) -> tuple[Action, str]:
+        """The hint: the medium bot's suggestion and its sentence, for the person's view."""
         from ..players.heuristic import HeuristicPlayer
 
         return HeuristicPlayer(self._bot_seed(self.human), self.game.variant).explain(
             self.view(), self.legal_actions())
+
+    def progress(self) -> dict[str, Any]:
+        """The contract and what the hand has toward it, from the hint's evaluation."""
+        from ..players.heuristic import HeuristicPlayer
+
+        return HeuristicPlayer(self._bot_seed(self.human), self.game.variant).progress(self.view())

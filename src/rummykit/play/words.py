@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..cards import format_cards, parse_cards
+from ..cards import format_cards
 from ..engine.actions import (
     Action,
     Buy,
@@ -35,29 +35,9 @@ def plural(n: int, word: str) -> str:
 
 
 def contract_progress(s: Session) -> str:
-    """The contract this deal, and what in the hand already goes toward it (the solver's
-    word when it can be met; else how many cards are missing and the cards that work
-    together)."""
-    g = s.game
-    view = s.view()
-    sp = g.spec
-    if not sp.contracts:
-        return "Melds: any sets and runs you can make."
-    need = view["contract"]
-    if view["down"][s.human]:
-        return f"Contract ({need}): you are down; lay off and go out."
-    hand = parse_cards(view["hand"])
-    found = g.solver.solve(g.contract, hand, whole_hand=g.whole_hand_round)
-    if found is not None:
-        groups = " / ".join(format_cards(rd.cards) for rd in found)
-        return f"Contract ({need}): you can lay it down now: {groups}."
-    short = g.solver.shortfall(hand, g.contract)
-    rules = g.rules
-    working = [c for c in hand if not rules.is_wild(c) and any(
-        o is not c and (o.rank == c.rank or (o.suit == c.suit and abs(o.rank - c.rank) <= 2)) for o in hand)]
-    wilds = [c for c in hand if rules.is_wild(c)]
-    part = format_cards(working + wilds) if working or wilds else "nothing yet"
-    return f"Contract ({need}): {plural(short, 'card')} short. Working toward it: {part}."
+    """The contract this deal, and what in the hand already goes toward it: the hint's own
+    evaluation (:meth:`Session.progress`), the same the browser gets with its hint."""
+    return s.progress()["text"]
 
 
 def seat_line(s: Session, seat: int, view: dict[str, Any]) -> str:

@@ -42,8 +42,8 @@ ALIASES = {"heuristic": "medium", "search": "hard"}
 
 
 def make_player(level: str, seed: int = 0, **settings: Any) -> Player:
-    """A player by level: ``random``; ``easy`` (the heuristic, careless: it ignores
-    danger and what it feeds, and now and then discards a card it should keep);
+    """A player by level: ``random``; ``easy`` (the heuristic, careless: one discard in
+    three is any natural card, it never buys, and it ignores danger and what it feeds);
     ``medium`` / ``heuristic``; ``hard`` / ``search`` (determinized rollouts).
     ``variant``: the ruleset, for house rules that are not built in.  Other
     ``settings`` go to the search player (``samples``, ``budget``, ``width``, ...), and

@@ -1,19 +1,26 @@
-"""The heuristic player ("medium"): plans with the contract solver, from its view alone.
+"""The heuristic player ("medium"), and the hint: plays from the hand evaluation.
 
-It measures how far its hand is from the contract (``Solver.shortfall``), takes or buys a
-discard only when that brings the contract closer and the hand is not already swollen,
-melds and lays off as soon as it can, calls Shanghai and Rummy when offered, and
-discards the card that least hurts its plan — high cards first when an opponent is close
-to going out, and not a card that feeds a meld on the table when it has a choice.
+Every choice reads one :class:`~.evaluation.HandEval` of the seat's hand (see
+:mod:`.evaluation`): it takes or buys a discard only when that brings the contract closer
+(fewer cards short) and the hand is not already swollen or in danger, melds and lays off as
+soon as it can, calls Shanghai and Rummy when offered, and discards the card that least
+hurts its plan — never a card the plan needs when another will do, then the card with the
+least chance of a meld, then one the next player does not want, then the costliest; when an
+opponent is close to going out and the contract is out of reach, the costliest first.  A wild
+card is kept, unless the seat is down and no meld on the table can take it.
+
+Every sentence :meth:`HeuristicPlayer.explain` gives is built from the evaluation that chose
+the action: the melds kept and what each lacks, the card's fate, the danger, the count of
+cards short before and after a take or a buy.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
-from ..cards import NUM_FACES, Card, format_cards
+from ..cards import Card, format_cards
 from ..engine.actions import (
     Action,
     Buy,
@@ -33,26 +40,84 @@ from ..engine.view import View, as_view
 from ..melds import MeldRules, TableMeld
 from ..rules.registry import Variant, get_variant
 from ..rules.spec import describe_contract
+from .evaluation import RANK_PLURALS, Facts, Group, HandEval, Table, facts, seen_cards
 
 Why = Callable[[], str]  # the sentence, built only when someone asks (rollouts never do)
+DANGER = 3  # an opponent with this many cards or fewer may go out soon
 
 
-class Seen(NamedTuple):
-    """The few facts of a seat's view the heuristic weighs (typed: cards are Cards)."""
+class Seen:
+    """The facts of a seat's view the heuristic weighs (typed: cards are Cards), read off
+    a :class:`View` or straight off a game (a search player's own sampled game)."""
 
-    seat: int
-    players: int
-    phase: str
-    round: int
-    top: Card | None  # the top discard
-    down: Sequence[bool]
-    hand_sizes: Sequence[int]
-    taken: Card | None  # the card the seat took from the discard pile this turn
+    __slots__ = ("seat", "players", "phase", "round", "top", "down", "hand_sizes", "taken", "pile",
+                 "known", "log", "_table", "_evals")
+
+    def __init__(self, seat: int, players: int, phase: str, round: int, top: Card | None,
+                 down: Sequence[bool], hand_sizes: Sequence[int], taken: Card | None,
+                 pile: Sequence[int] = (), known: Sequence[Sequence[int]] = (), log: Sequence[Any] = ()):
+        self.seat = seat
+        self.players = players
+        self.phase = phase
+        self.round = round
+        self.top = top  # the top discard
+        self.down = down
+        self.hand_sizes = hand_sizes
+        self.taken = taken  # the card the seat took from the discard pile this turn
+        self.pile = pile  # the discard pile, bottom to top
+        self.known = known  # cards seen going into each hand
+        self.log = log  # the deal's events (the next player's passes)
+        self._table: Table | None = None
+        self._evals: dict[tuple[int, ...], HandEval] = {}
 
     @classmethod
     def of(cls, v: View) -> Seen:
         assert v.seat is not None
-        return cls(v.seat, v.players, v.phase, v.round, v.discard_top, v.down, v.hand_sizes, v.taken)
+        return cls(v.seat, v.players, v.phase, v.round, v.discard_top, v.down, v.hand_sizes, v.taken,
+                   v.discard_pile, v.known, v.log)
+
+    @classmethod
+    def of_game(cls, g: Game, seat: int) -> Seen:
+        st = g.state
+        return cls(seat, g.n, st.phase, st.round_no, st.discard[-1] if st.discard else None, st.down,
+                   [len(h) for h in st.hands], st.taken, st.discard, st.known, st.log)
+
+    def table(self, melds: Sequence[TableMeld]) -> Table:
+        """What the seat has seen beyond its hand (see :func:`.evaluation.seen_cards`)."""
+        got = self._table
+        if got is None:
+            got = self._table = seen_cards(self.pile, melds, self.known, self.seat, self.players, self.log)
+        return got
+
+    def danger(self) -> bool:
+        """Whether an opponent holds so few cards that it may go out soon."""
+        return min(n for s, n in enumerate(self.hand_sizes) if s != self.seat) <= DANGER
+
+    def close(self) -> list[int]:
+        """The opponents close to going out."""
+        return [s for s, n in enumerate(self.hand_sizes) if s != self.seat and n <= DANGER]
+
+
+KEEP = {0: 2.0, 1: 1.0, 2: 0.3}  # what a card's meld is worth when points are at risk, by cards it lacks
+
+
+class Weigh:
+    """What choosing one discard weighs (smallest ``key`` first)."""
+
+    __slots__ = ("card", "back", "wild", "value", "table", "wanted", "need", "lack", "outs", "risk", "key")
+
+    def __init__(self, card: Card):
+        self.card = card
+        self.back = False  # the card just taken from the pile
+        self.wild = False  # a wild card that may still be placed
+        self.value = 0  # its penalty
+        self.table = False  # it fits a meld on the table
+        self.wanted = False  # it goes with cards the next player took
+        self.need = 0  # how many more cards short the contract is without it
+        self.lack = 0  # how many cards its best meld in the making lacks
+        self.outs = 0  # unseen cards that would help that meld
+        self.risk: float | None = None  # points at risk less its meld's worth, when in danger
+        self.key: tuple[Any, ...] = ()
 
 
 class HeuristicPlayer:
@@ -64,7 +129,9 @@ class HeuristicPlayer:
     def __init__(self, seed: int = 0, variant: Variant | None = None, careless: float = 0.0):
         self.rng = random.Random(seed)
         self.variant = variant
-        self.careless = careless  # "easy": chance of a careless discard; ignores danger
+        # "easy": the chance of a careless discard (any natural card); it never buys, and
+        # ignores danger and what it feeds
+        self.careless = careless
         if careless:
             self.name = "easy"
 
@@ -76,15 +143,28 @@ class HeuristicPlayer:
         table = table_from_melds(view.melds, rules, v.spec.wild_limit_on_layoffs)
         return v, rules, list(view.hand), table
 
-    def _shortfall(self, v: Variant, view: Seen, cards: Sequence[Card]) -> int:
+    def evaluate(self, v: Variant, view: Seen, hand: Sequence[Card], table: Sequence[TableMeld]) -> HandEval:
+        """The evaluation of ``hand`` (the seat's, or it with a card more or less) in this
+        position: the one every choice and every sentence reads."""
+        key = tuple(sorted(hand))
+        got = view._evals.get(key)
+        if got is None:
+            got = view._evals[key] = HandEval(facts(v, view.players, view.round), hand, view.table(table))
+        return got
+
+    def _short(self, v: Variant, view: Seen, hand: Sequence[Card], table: Sequence[TableMeld]) -> int:
+        """How many cards ``hand`` lacks for the contract (0 once down, or with none)."""
         if not v.spec.contracts or view.down[view.seat]:
             return 0
-        return v.solver(view.players, view.round).shortfall(cards, v.spec.contract(view.round))
+        return self.evaluate(v, view, hand, table).short
 
-    @staticmethod
-    def _useful(c: Card, hand: Sequence[Card], rules: MeldRules) -> int:
-        """How many other cards in hand ``c`` works with (same rank, or near in suit)."""
-        return _usefulness(hand, rules)(c)
+    def _helps(self, v: Variant, view: Seen, hand: list[Card], table: Sequence[TableMeld],
+               top: Card) -> tuple[int, bool]:
+        """How many cards the hand lacks, and whether ``top`` would bring it closer."""
+        before = self._short(v, view, hand, table)
+        if not before:
+            return before, False
+        return before, self.evaluate(v, view, hand + [top], table).reaches(before - 1)
 
     # -- choosing ---------------------------------------------------------------------
 
@@ -114,16 +194,15 @@ class HeuristicPlayer:
         if len(acts) == 1:
             return acts[0]
         st = g.state
-        seen = Seen(seat, g.n, st.phase, st.round_no, st.discard[-1] if st.discard else None, st.down,
-                    [len(h) for h in st.hands], st.taken)
         assert st.rules is not None
-        return self._decide(g.variant, seen, st.rules, list(st.hands[seat]), st.table, acts)[0]  # no sentence
+        return self._decide(g.variant, Seen.of_game(g, seat), st.rules, list(st.hands[seat]), st.table,
+                            acts)[0]  # no sentence
 
     def _decide(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
                 table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
         phase = view.phase
         if phase == "may_i":
-            return self._window(v, view, hand, acts)
+            return self._window(v, view, hand, table, acts)
         if phase == "call":
             return self._call(v, view, rules, hand, table, acts)
         if phase == "draw":
@@ -135,22 +214,21 @@ class HeuristicPlayer:
             return "your melds"
         return describe_contract(v.spec.contract(view.round))
 
-    def _window(self, v: Variant, view: Seen, hand: list[Card],
+    def _window(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld],
                 acts: list[Action]) -> tuple[Action, Why]:
         top = view.top
         assert top is not None
         dealt = v.spec.cards_dealt(view.round, view.players)
-        danger = min(n for s, n in enumerate(view.hand_sizes) if s != view.seat) <= 3
-        if Buy() not in acts or len(hand) > dealt + 3 or danger:
-            before = after = 0  # no buying: not worth measuring
-        else:
-            before = self._shortfall(v, view, hand)
-            after = self._shortfall(v, view, hand + [top])
-        if after < before:
-            return Buy(), lambda: (f"Take {top}: it brings {self._contract_words(v, view)} closer "
-                                   f"({before} cards short, then {after}).")
-        return Pass(), lambda: (f"Pass on {top}: it does not bring {self._contract_words(v, view)} "
-                                "closer enough to pay for.")
+        danger = view.danger()
+        swollen = len(hand) > dealt + 3
+        helps = False
+        if self.careless:  # "easy" never buys
+            return Pass(), lambda: f"Pass on {top}: (an easy player never buys)."
+        if Buy() in acts and not swollen and not danger:  # else not worth measuring
+            before, helps = self._helps(v, view, hand, table, top)
+        if helps:
+            return Buy(), lambda: self._buy_words(v, view, hand, table, top, before)
+        return Pass(), lambda: self._pass_words(v, view, hand, table, top, danger, swollen, dealt)
 
     def _call(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
               table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
@@ -163,7 +241,8 @@ class HeuristicPlayer:
         best = self._rank_discards(v, view, rules, hand, table, [a.card for a in calls
                                                                   if isinstance(a, CallRummy) and a.card])
         shed = best[0]
-        return CallRummy(shed), lambda: f"Call Rummy and shed {shed}: the card least useful to you."
+        return CallRummy(shed), lambda: (f"Call Rummy and shed {shed}: "
+                                         + self._discard_reason(v, view, rules, hand, table, shed, False))
 
     def _draw(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
               table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
@@ -172,17 +251,29 @@ class HeuristicPlayer:
                 return self._play(v, view, rules, hand, table, acts)
         top = view.top
         if Take() in acts and top is not None:
-            before = self._shortfall(v, view, hand)
-            after = self._shortfall(v, view, hand + [top])
-            if after < before:
-                return Take(), lambda: (f"Take {top}: it brings {self._contract_words(v, view)} closer "
-                                        f"({before} cards short, then {after}).")
+            before, helps = self._helps(v, view, hand, table, top)
+            if helps:
+                return Take(), lambda: self._take_words(v, view, hand, table, top, before)
             if not v.spec.contracts or view.down[view.seat]:
                 if any(m.layoff_meanings(top, rules) for m in table) and not rules.is_wild(top):
                     return Take(), lambda: f"Take {top}: it can be laid off at once."
-                if self._useful(top, hand, rules) >= 2:
-                    return Take(), lambda: f"Take {top}: it goes with cards you hold."
-        return Draw(), lambda: "Draw from the stock: the discard does not help."
+                if self._goes_with(v, view, hand, table, top):
+                    return Take(), lambda: self._take_words(v, view, hand, table, top, 0)
+        return Draw(), lambda: self._draw_words(v, view, hand, table, top)
+
+    def _goes_with(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card) -> bool:
+        """Basic family: whether ``top`` makes a meld with the hand's cards, or goes with
+        a card of its rank, or with two of its suit within two places."""
+        e = self.evaluate(v, view, hand + [top], table)
+        if e.prospect(top)[0] == 0:
+            return True
+        r, s = top % 13, top // 13
+        near = 0
+        for x in e.partners(top):
+            if x % 13 == r:
+                return True
+            near += x // 13 == s and abs(x % 13 - r) <= 2
+        return near >= 2
 
     def _play(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
               table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
@@ -206,74 +297,318 @@ class HeuristicPlayer:
             order = self._rank_discards(v, view, rules, hand, table, [a.card for a in discards])
             c = order[0]
             if self.careless and self.rng.random() < self.careless:
-                c = self.rng.choice(order[: max(1, len(order) // 2)])
-            return Discard(c), lambda: self._discard_reason(v, view, rules, hand, c)
+                slips = [x for x in order if not rules.is_wild(x)]
+                if slips:  # a newcomer's slip: any natural card
+                    c = self.rng.choice(slips)
+                    return Discard(c), lambda: f"Discard {c}: (a careless discard)."
+            return Discard(c), lambda: self._discard_reason(v, view, rules, hand, table, c)
         return acts[0], lambda: "It is the only way to go on."
 
+    # -- discarding ------------------------------------------------------------------
+
     def _danger(self, view: Seen) -> bool:
-        if self.careless:
-            return False
-        return min(n for s, n in enumerate(view.hand_sizes) if s != view.seat) <= 3
+        return not self.careless and view.danger()
+
+    def _dead_wild(self, rules: MeldRules, view: Seen, table: Sequence[TableMeld], c: Card) -> bool:
+        """A wild card nobody can place: the seat is down, so is every other (nobody may
+        take it for a meld of their own), and no meld on the table may take it."""
+        return all(view.down) and not any(m.layoff_meanings(c, rules) for m in table)
+
+    def _discard_facts(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
+                       table: list[TableMeld], options: list[Card], draw: bool = True) -> list[Weigh]:
+        """What the choice of a discard weighs, for each of ``options``, best discard first
+        (see the module docstring); ties are broken at random (``draw``: from the player's
+        own generator; else not at all, for a sentence, which must not move it on)."""
+        values = v.values
+        danger = self._danger(view)
+        contract = bool(v.spec.contracts)
+        down = view.down[view.seat] and contract
+        e = self.evaluate(v, view, hand, table)
+        short = e.short if contract and not down else 0
+        wanted = e.table.wanted
+        unit = e.f.unit
+        taken = view.taken
+        fits = _fitting(table, rules) if not self.careless and table else set()
+        out = []
+        for c in dict.fromkeys(options):
+            w = Weigh(c)
+            # a wild card goes only when nothing else may; then the card just taken from the
+            # discard pile: throwing it back gains nothing, and seats doing so in turn never
+            # end the deal
+            w.back = c == taken
+            w.wild = rules.is_wild(c) and not self._dead_wild(rules, view, table, c)
+            w.value = values[c]
+            if not self.careless:
+                w.table = c in fits or (rules.is_wild(c) and any(m.layoff_meanings(c, rules) for m in table))
+                w.wanted = wanted[c] > 0
+            if down:
+                w.key = (w.wild, w.back, w.table, w.wanted, -w.value)
+            else:
+                w.need = e.short_without(c) - short if contract else 0
+                w.lack, w.outs = e.prospect(c)
+                feeds = 2 * w.table + w.wanted
+                if danger:
+                    # points at risk against the chance of a meld: half the card's value
+                    # (someone may go out before it is used) less what its meld is worth
+                    w.risk = 0.5 * w.value - unit * KEEP.get(w.lack, 0.0)
+                    need = w.need if short <= 1 else 0  # out of reach in time: only points count
+                    w.key = (w.wild, w.back, need, -w.risk, w.outs, feeds)
+                else:
+                    w.key = (w.wild, w.back, w.need, -w.lack, w.outs, feeds, -w.value)
+            w.key = w.key + (self.rng.random() if draw else 0.0,)
+            out.append(w)
+        out.sort(key=lambda w: w.key)
+        return out
 
     def _rank_discards(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
                        table: list[TableMeld], options: list[Card]) -> list[Card]:
-        values = v.values
-        danger = self._danger(view)
-        usefulness = _usefulness(hand, rules)
-        if v.spec.contracts and not view.down[view.seat]:
-            shorts = v.solver(view.players, view.round).shortfalls_without(hand, v.spec.contract(view.round))
-        else:
-            shorts = {}
-        # the card just taken from the discard pile goes back only if nothing else can:
-        # throwing it back gains nothing, and seats doing so in turn never end the deal
-        taken = view.taken
-        scored = []
-        for c in dict.fromkeys(options):
-            short = shorts.get(c, 0)
-            feeds = not self.careless and any(m.layoff_meanings(c, rules) for m in table)
-            useful = usefulness(c)
-            back = c == taken
-            if danger:
-                key = (back, short, -values[c], feeds, useful)
-            else:
-                key = (back, short, useful, feeds, -values[c])
-            scored.append((key, self.rng.random(), c))
-        scored.sort()
-        return [c for _, _, c in scored]
+        """``options``, the best discard first."""
+        return [w.card for w in self._discard_facts(v, view, rules, hand, table, options)]
+
+    # -- the sentences: each built from the evaluation that chose ---------------------
+
+    def _plan_words(self, e: HandEval, skip: Card | None = None) -> list[str]:
+        """The plan's groups worth naming (two cards or more), ``skip`` left out of them."""
+        out = []
+        for g in e.plan.groups:
+            cards = list(g.cards)
+            if skip is not None and skip in cards and cards.count(skip) > e.cnt[skip] - 1:
+                continue
+            if len(cards) >= 2:
+                out.append(g.words())
+        return out
 
     def _discard_reason(self, v: Variant, view: Seen, rules: MeldRules, hand: list[Card],
-                        c: Card) -> str:
-        if self._danger(view):
-            return f"Discard {c}: an opponent is close to going out, so shed a costly card."
-        usefulness = _usefulness(hand, rules)
-        keep = [o for o in hand if o != c and usefulness(o) > 0]
-        if keep and v.spec.contracts and not view.down[view.seat]:
-            shown = format_cards(sorted(keep)[:4])
-            return f"Discard {c}: keep {shown}, they go toward {self._contract_words(v, view)}."
-        return f"Discard {c}: it is the card least useful to your plan."
-
-
-def _usefulness(hand: Sequence[Card], rules: MeldRules) -> Callable[[Card], int]:
-    """For each card: how many other natural cards in ``hand`` it works with — 2 for each
-    of the same rank, 1 for each of its suit within two ranks — and 99 for a wild card.
-    Copies of the card itself do not count.  One pass over the hand, then a few lookups
-    per card (the rollouts of the search player ask this very often)."""
-    face = [0] * NUM_FACES
-    by_rank = [0] * 14
-    for o in hand:
-        if not rules.is_wild(o):
-            face[o] += 1
-            by_rank[o % 13 + 1] += 1
-
-    def useful(c: Card) -> int:
+                        table: list[TableMeld], c: Card, lead: bool = True) -> str:
+        """Why ``c``: the first thing the ranking weighed in which ``c`` beat the next best
+        discard, in words, and the melds the hand keeps."""
+        head = f"Discard {c}: " if lead else ""
+        ranked = self._discard_facts(v, view, rules, hand, table, list(dict.fromkeys(hand)), draw=False)
+        me = next(w for w in ranked if w.card == c)
+        rest = [w for w in ranked if w.card != c]
+        e = self.evaluate(v, view, hand, table)
+        contract = bool(v.spec.contracts)
+        down = view.down[view.seat] and contract
+        words = self._contract_words(v, view)
+        kept = self._plan_words(e, c) if contract else self._free_words(e, c)
+        keep = f" Keep {_and(kept)}." if kept and not down else ""
         if rules.is_wild(c):
-            return 99
-        r = c % 13 + 1
-        n = 2 * (by_rank[r] - face[c])
-        for d in (-2, -1, 1, 2):
-            if 1 <= r + d <= 13:
-                n += face[c + d]
-        return n
+            if self._dead_wild(rules, view, table, c):
+                return (head + "everyone is down and no meld on the table can take another wild card, "
+                        f"so {c} could only cost you {me.value} points.")
+            return head + f"every card you may discard is a wild card; {c} is the one to spare." + keep
+        nxt = rest[0] if rest else None
+        if nxt is None:
+            return head + "it is the only card you may discard."
+        if down:
+            if nxt.table and not me.table:
+                return head + (f"no meld on the table takes it; {nxt.card} does, so keep that to lay off "
+                               "next turn.")
+            if nxt.wanted and not me.wanted:
+                return head + (f"no meld on the table takes it, and the next player took cards that go "
+                               f"with {nxt.card}.")
+            return head + ("no meld on the table takes it, and it is the costliest card you can spare "
+                           f"({me.value} points).")
+        why = self._why_first(v, view, e, me, nxt, words)
+        return head + why + keep
 
-    return useful
+    def _why_first(self, v: Variant, view: Seen, e: HandEval, me: Weigh, nxt: Weigh, words: str) -> str:
+        """The sentence for the first weight in which ``me`` beat ``nxt``."""
+        c = me.card
+        contract = bool(v.spec.contracts)
+        if nxt.wild and not me.wild:
+            if me.back:
+                return (f"keep the wild card {nxt.card}, even if that throws back {c}, the card you "
+                        "just took.")
+            return f"keep the wild card {nxt.card}; " + self._lone_words(e, me, words)
+        if nxt.back and not me.back:
+            return f"you just took {nxt.card}; throwing it back would gain nothing."
+        if me.risk is not None and nxt.risk is not None:
+            who = ", ".join(f"Seat {s}" for s in view.close())
+            short = e.short if contract else 0
+            if me.need < nxt.need and short <= 1:
+                return (f"{who} may go out soon, and {nxt.card} is needed for {words}; {c} is not "
+                        f"({self._lone_words(e, me, words, bare=True)}).")
+            if me.risk > nxt.risk:
+                far = f"; you are {short} cards from {words}" if contract and short >= 2 else ""
+                return (f"{who} may go out soon and {c} costs {me.value} points"
+                        + (f", more than its chance of a meld is worth{far}." if me.lack <= 2 else f"{far}."))
+        if me.need < nxt.need:
+            return (f"{nxt.card} is needed for your best melds toward {words}; "
+                    + self._lone_words(e, me, words))
+        if me.lack > nxt.lack:
+            return self._lone_words(e, me, words)
+        if me.lack == nxt.lack and me.outs < nxt.outs:
+            return (self._lone_words(e, me, words, bare=True)
+                    + f", and fewer of the cards that would help it are still unseen ({me.outs}, "
+                    f"against {nxt.outs} for {nxt.card}).")
+        if (2 * me.table + me.wanted) < (2 * nxt.table + nxt.wanted):
+            fed = ("fits a meld on the table" if nxt.table else "goes with cards the next player took")
+            return f"{nxt.card} is as useful to you but {fed}; {c} feeds nobody."
+        if me.value > nxt.value:
+            return (self._lone_words(e, me, words, bare=True)
+                    + f", and it costs the most of such cards ({me.value} points).")
+        return self._lone_words(e, me, words)
 
+    def _lone_words(self, e: HandEval, w: Weigh, words: str, bare: bool = False) -> str:
+        """What ``w``'s card has toward the deal's melds, in words."""
+        c = w.card
+        partners = e.partners(c)
+        if not partners:
+            text = f"it goes with no card in your hand toward {words} ({self._nothing_words(e)})"
+        else:
+            group = format_cards(sorted([c] + partners))
+            text = (f"{group} is a spare start beside your best melds, {w.lack} short with {w.outs} "
+                    "cards unseen that would help")
+        return text if bare else text + "."
+
+    @staticmethod
+    def _nothing_words(e: HandEval) -> str:
+        f = e.f
+        bits = []
+        if f.set_size:
+            bits.append("no other card of its rank")
+        if f.run_size:
+            bits.append(f"no card of its suit within a run of {f.run_size}")
+        return " and ".join(bits) or "no meld"
+
+    def _free_words(self, e: HandEval, skip: Card) -> list[str]:
+        """The basic family: the hand's melds in the making (two cards or more), ``skip`` aside."""
+        out = []
+        seen: set[int] = set()
+        for x in sorted(e.hand):
+            if x == skip or x in seen or e.f.wild[x]:
+                continue
+            partners = [p for p in e.partners(x) if p != skip]
+            if partners:
+                group = sorted({x, *partners})
+                seen.update(group)
+                same_rank = all(p % 13 == x % 13 for p in group)
+                kind = (f"toward a set of {RANK_PLURALS[x % 13]}" if same_rank
+                        else "toward a run")
+                if same_rank or all(p // 13 == x // 13 for p in group):
+                    out.append(f"{format_cards(group)} ({kind})")
+        return out[:3]
+
+    def _take_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card,
+                    before: int) -> str:
+        e = self.evaluate(v, view, hand + [top], table)
+        after = e.short
+        g = _group_of(e, top)
+        made = f"it makes {g.words()}" if g is not None else f"it goes with {format_cards(e.partners(top))}"
+        if not v.spec.contracts or view.down[view.seat]:
+            return f"Take {top}: {made}."
+        return (f"Take {top}: {made}, toward {self._contract_words(v, view)} "
+                f"({before} cards short, then {after}).")
+
+    def _buy_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card,
+                   before: int) -> str:
+        b = v.spec.buying
+        extra = (b.extra_cards_by_round.get(view.round, b.extra_cards) if b else 0)
+        e = self.evaluate(v, view, hand + [top], table)
+        after = e.short
+        g = _group_of(e, top)
+        made = f"it makes {g.words()}" if g is not None else "it brings the contract closer"
+        cards = f"{extra} penalty card{'s' if extra != 1 else ''}"
+        cost = (f"; the {cards} from the stock cost{'s' if extra == 1 else ''} nothing yet, and nobody "
+                "is close to going out" if extra else "")
+        return (f"Buy {top}: {made}, so {self._contract_words(v, view)} is {after} cards short "
+                f"instead of {before}{cost}.")
+
+    def _pass_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card,
+                    danger: bool, swollen: bool, dealt: int) -> str:
+        if danger:
+            who = ", ".join(f"Seat {s}" for s in view.close())
+            return f"Pass on {top}: {who} may go out soon, and every card bought adds to your penalty."
+        if swollen:
+            return f"Pass on {top}: your hand is already {len(hand) - dealt} cards bigger than dealt."
+        if not v.spec.contracts or view.down[view.seat]:
+            return f"Pass on {top}: you are down; a bought card is one more to place."
+        return f"Pass on {top}: {self._no_help(v, view, hand, table, top)}"
+
+    def _draw_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld],
+                    top: Card | None) -> str:
+        if top is None:
+            return "Draw from the stock: the discard pile is empty."
+        if not v.spec.contracts or view.down[view.seat]:
+            return f"Draw from the stock: {top} goes with nothing you can use now."
+        return f"Draw from the stock: {self._no_help(v, view, hand, table, top)}"
+
+    def _no_help(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card) -> str:
+        """Why ``top`` does not bring the contract closer, from the evaluation."""
+        words = self._contract_words(v, view)
+        e = self.evaluate(v, view, hand, table)
+        if e.f.wild[top]:
+            return f"{top} would not bring {words} closer."
+        partners = self.evaluate(v, view, hand + [top], table).partners(top)
+        if not partners:
+            return f"{top} goes with no card in your hand toward {words}."
+        return (f"{top} goes with {format_cards(partners)}, but your best melds toward {words} "
+                f"stay {e.short} cards short with it.")
+
+    # -- "working toward it" --------------------------------------------------------
+
+    def progress(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """The contract this deal and what the hand has toward it, from the same evaluation
+        the hint reads (the terminal's contract line, the browser's hint): ``{"contract",
+        "short", "melds": [{"cards", "toward", "short"}], "text"}`` — the plan's partial
+        melds of two cards or more, pairs of a set included (``short``: None where there is
+        no contract, or once down).  Where the hand can meet the contract now, the text
+        gives the solver's melds."""
+        tv = as_view(view)
+        v, rules, hand, table = self._setup(tv)
+        seen = Seen.of(tv)
+        words = self._contract_words(v, seen)
+        if not v.spec.contracts:
+            return {"contract": None, "short": None, "melds": [],
+                    "text": "Melds: any sets and runs you can make."}
+        if tv.down[seen.seat]:
+            return {"contract": words, "short": None, "melds": [],
+                    "text": f"Contract ({words}): you are down; lay off and go out."}
+        e = self.evaluate(v, seen, hand, table)
+        groups = [g for g in e.plan.groups if len(g.cards) >= 2]
+        melds = [{"cards": [str(Card(c)) for c in g.cards], "toward": g.goal(), "short": g.short}
+                 for g in groups]
+        out = {"contract": words, "short": e.short, "melds": melds}
+        part = "; ".join(g.words() for g in groups) if groups else "nothing yet"
+        if e.short == 0:
+            whole = tv.round in v.spec.whole_hand_rounds
+            found = v.solver(tv.players, tv.round).solve(v.spec.contract(tv.round), hand, whole_hand=whole)
+            if found is not None:
+                laid = " / ".join(format_cards(rd.cards) for rd in found)
+                return {**out, "text": f"Contract ({words}): you can lay it down now: {laid}."}
+            return {**out, "text": f"Contract ({words}): the melds are there, but not yet with every "
+                                   f"card of your hand. Working toward it: {part}."}
+        cards = f"{e.short} card{'s' if e.short != 1 else ''}"
+        return {**out, "text": f"Contract ({words}): {cards} short. Working toward it: {part}."}
+
+
+def _fitting(table: Sequence[TableMeld], rules: MeldRules) -> set[int]:
+    """The natural faces some meld on the table would take (its rank's cards for a set, the
+    cards at either end of a run)."""
+    out: set[int] = set()
+    for m in table:
+        if m.kind == "set":
+            faces = [m.rank - 1 + 13 * s for s in range(4)]
+        elif m.kind == "run":
+            faces = [m.suit * 13 + (p - 1) % 13 for p in (m.lo - 1, m.hi + 1)]
+        else:
+            continue
+        for f in faces:
+            if f not in out and not rules.is_wild(f) and m.layoff_meanings(Card(f), rules):
+                out.add(f)
+    return out
+
+
+def _group_of(e: HandEval, c: Card) -> Group | None:
+    for g in e.plan.groups:
+        if c in g.cards and len(g.cards) >= 2:
+            return g
+    return None
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+__all__ = ["HeuristicPlayer", "Seen", "Facts"]

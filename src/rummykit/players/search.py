@@ -28,6 +28,7 @@ from ..engine.game import Game
 from ..engine.sample import Determinizer
 from ..engine.view import as_view
 from ..rules.registry import Variant, get_variant
+from .evaluation import HandEval, facts
 from .heuristic import HeuristicPlayer, Seen
 
 
@@ -42,7 +43,7 @@ class SearchPlayer:
 
     name = "hard"
 
-    def __init__(self, seed: int = 0, *, samples: int = 16, budget: float = 1.0, width: int = 3,
+    def __init__(self, seed: int = 0, *, samples: int = 32, budget: float = 1.0, width: int = 3,
                  horizon: int = 2, margin: float = 2.0, most: int | None = None,
                  short_cost: float = 10.0, variant: Variant | None = None):
         if samples < 1 or budget <= 0 or width < 1 or horizon < 1:
@@ -79,10 +80,10 @@ class SearchPlayer:
         top = tv.discard_top
         if phase in ("may_i", "draw") and isinstance(hint, (Take, Draw, Buy, Pass)) and top is not None:
             v, rules, hand, table = h._setup(tv)
-            helps = h._shortfall(v, seen, hand + [top]) < h._shortfall(v, seen, hand)
+            helps = h._helps(v, seen, hand, table, top)[1]
             if not helps and not isinstance(hint, (Take, Buy)):
                 free = seen.down[seen.seat] or not v.spec.contracts
-                if not free or h._useful(top, hand, rules) < 1:
+                if not free or not h.evaluate(v, seen, hand + [top], table).partners(top):
                     return [hint]
             if phase == "may_i":
                 return [a for a in acts if isinstance(a, (Buy, Pass))]
@@ -210,10 +211,11 @@ class SearchPlayer:
 
     def _leaf(self, g: Game, seat: int) -> float:
         """What a hand left mid-round is likely to cost: its penalty, plus
-        ``short_cost`` for each card it still lacks for the contract."""
+        ``short_cost`` for each card it still lacks for the contract (the hand
+        evaluation's count, :mod:`.evaluation`)."""
         hand = g.hands[seat]
         cost = float(sum(g.values[c] for c in hand))
         if g.spec.contracts and not g.down[seat]:
-            cost += self.short_cost * g.solver.shortfall(hand, g.contract)
+            cost += self.short_cost * HandEval(facts(g.variant, g.n, g.round_no), hand).short
         return cost
 

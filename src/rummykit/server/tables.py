@@ -258,16 +258,21 @@ class Table:
             out["rules"] = self.settings["setup_rules"]["rules"]
         return out
 
-    def _hint(self, seat: int, view: dict[str, Any]) -> dict[str, str] | None:
+    def _hint(self, seat: int, view: dict[str, Any]) -> dict[str, Any] | None:
+        """The hint for ``seat``: the medium bot's suggestion for its view, its sentence,
+        and what the hand has toward the contract ("working toward it"), all from the one
+        hand evaluation the terminal's hint reads."""
         from ..players.heuristic import HeuristicPlayer
 
         try:
-            a, why = HeuristicPlayer(self._bot_seed(seat), self.game.variant).explain(
-                view, self.game.legal_actions())
+            bot = HeuristicPlayer(self._bot_seed(seat), self.game.variant)
+            a, why = bot.explain(view, self.game.legal_actions())
+            progress = bot.progress(view)
         except Exception:  # a hint is a nicety; never let it break the table
             log.exception("hint failed")
             return None
-        return {"action": format_action(a), "why": why}
+        return {"action": format_action(a), "why": why, "progress": progress["text"],
+                "working": progress["melds"], "short": progress["short"]}
 
     # -- sending ----------------------------------------------------------------------------
 

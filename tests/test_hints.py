@@ -1,0 +1,325 @@
+"""The hand evaluation, the medium bot's judgement and the hint's reasons (issue 39).
+
+One test per rule of judgement, in card notation.  Positions are stacked deals: seat 1 plays
+first, draws the first stock card, and is then asked for its hint (the medium bot's
+``explain``: what the terminal and the browser show)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import deal, play
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rummykit as rk
+from rummykit.cards import make_pack
+from rummykit.players import HeuristicPlayer
+from rummykit.players.evaluation import HandEval, facts
+
+P = rk.parse_cards
+OTHERS = ["2C 2D 5S 6S 9C KC KD 3D 8D JD", "4D 5D 6D 7S 9S JC QD 2H 6H 7H"]  # seats 0 and 2
+
+
+def evaluation(ruleset: str, round_no: int, hand: str, players: int = 4) -> HandEval:
+    v = rk.get_variant(ruleset)
+    return HandEval(facts(v, players, round_no), P(hand))
+
+
+def hint_after_draw(hand: str, drawn: str, ruleset: str = "contract", upcard: str = "KH",
+                    others: list[str] = OTHERS) -> tuple[rk.Action, str, rk.engine.game.Game]:
+    """Seat 1 is dealt ``hand``, draws ``drawn``; its hint."""
+    g = deal(ruleset, [others[0], hand, others[1]], upcard, drawn + " 4H 4S")
+    draw(g)
+    assert g.current_player == 1 and g.phase == "play"
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    return action, why, g
+
+
+def draw(g: rk.engine.game.Game) -> None:
+    """The seat to play draws from the stock; the others pass on the discard it declined."""
+    seat = g.current_player
+    g.apply("draw")
+    while g.current_player != seat:
+        g.apply("pass")
+
+
+def turn(g: rk.engine.game.Game, *then: str) -> None:
+    """The seat to play draws from the stock (the others pass on the discard), then plays ``then``."""
+    draw(g)
+    for text in then:
+        g.apply(text)
+    while g.phase in ("may_i", "call"):  # nobody buys or calls the discard
+        g.apply("pass")
+
+
+def named_groups(why: str) -> list[tuple[list[rk.Card], str]]:
+    """The ``CARDS (words)`` groups a sentence names."""
+    card = r"(?:[A2-9TJQK][CDHS]|JK)"
+    return [(P(m.group(1)), m.group(2))
+            for m in re.finditer(rf"((?:{card} )*{card}) \(([^()]*)\)", why)]
+
+
+# -- what the evaluation counts -----------------------------------------------------------
+
+
+def test_two_decks_make_QS_QS_QD_a_set():
+    e = evaluation("contract", 1, "QS QS QD 5H 5C 9D 2S 7H 8C TC")
+    assert e.short == 1  # the queens are a set; 5C 5H lack one
+    assert [g.words() for g in e.plan.groups] == ["5C 5H (a pair toward a set of fives)",
+                                                  "QD QS QS (a set of queens)"]
+
+
+def test_QS_QS_is_a_pair_toward_a_set_and_needs_one_card():
+    e = evaluation("contract", 1, "QS QS 5H 5C 9D 2S 7H 8C TC 3D")
+    assert e.short == 2
+    assert {g.words() for g in e.plan.groups} == {"QS QS (a pair toward a set of queens)",
+                                                  "5C 5H (a pair toward a set of fives)"}
+
+
+def test_a_deals_set_size_counts_progressive_deal_3_asks_sets_of_four():
+    e = evaluation("progressive", 3, "QS QS QD 5H 5C 5D 5S 9D 3H 7C 8C", players=4)
+    assert e.short == 1
+    assert "QD QS QS (toward a set of queens, 1 short)" in [g.words() for g in e.plan.groups]
+
+
+def test_a_run_holds_one_card_per_place_so_a_copy_does_not_lengthen_it():
+    e = evaluation("contract", 3, "5H 6H 6H 7H 2C 9S KD 6C 3D 2S")
+    assert e.short == 4  # 5H 6H 7H lack one; the other 6H starts the second run alone
+    run = next(g for g in e.plan.groups if rk.parse_card("5H") in g.naturals)
+    assert run.naturals == tuple(P("5H 6H 7H"))
+
+
+def test_a_shanghai_meld_takes_at_most_one_wild_card():
+    hand = "7C JK JK 9D 9S 9H 2H 4C 6D 8S TD"
+    assert evaluation("shanghai", 1, hand).short == 1  # 9D 9S 9H; 7C JK lacks one: no second joker
+
+
+def test_wild_cards_fill_any_gap_where_melds_may_hold_any_number_of_them():
+    assert evaluation("contract", 1, "7C JK JK 9D 9S 9H 2H 4C 6D 8S").short == 0  # 7C JK JK
+
+
+def test_a_ten_card_meld_holds_no_more_wilds_than_natural_cards():
+    # one meld of 4 (deal 3): one natural card with three jokers is not a meld; two with two are
+    assert evaluation("ten-card", 3, "7C JK JK JK 4D 9H KS QD 5S AC").short == 2
+    assert evaluation("ten-card", 3, "7C 7D JK JK 4D 9H KS QD 5S AC").short == 0
+
+
+def test_two_sets_of_one_rank_do_not_both_count_in_shanghai():
+    hand = "7C 7C 7D 7D 7H 7H 2S 4S 9H JD QC"
+    assert evaluation("shanghai", 1, hand).short == 2  # one set of sevens, and two cards for another rank
+    assert evaluation("contract", 1, hand[:-3]).short == 0  # contract: two sets of sevens count
+
+
+def test_touching_runs_of_a_suit_do_not_both_count_in_contract():
+    hand = "3C 4C 5C 6C 7C 8C 9C TC KD 2S"
+    assert evaluation("contract", 3, hand).short == 1  # 3C-6C and 7C-TC touch: one more card apart
+    assert evaluation("may-i", 3, hand).short == 0  # May I? lets them touch
+
+
+def test_a_wild_two_standing_for_itself_is_a_natural_card_in_its_run():
+    # ten-card deal 3 (one meld of 4), no more wilds than naturals: AH 2H 3H + JK is a run
+    # with three naturals (2H in its own place), so JK may join
+    assert evaluation("ten-card", 3, "AH 2H 3H JK 9C 5D 7S QS KD 8C").short == 0
+
+
+def test_outs_count_only_the_copies_still_unseen():
+    v = rk.get_variant("contract")
+    hand = P("5C 5D 9C 9D 2S 4H 6H 8S TD QC KS")
+    from rummykit.players.evaluation import seen_cards
+    pile = P("5H 5H 5S 5S")  # four of the six other fives are in the pile
+    e = HandEval(facts(v, 4, 1), hand, seen_cards(pile, [], [(), (), (), ()], 0, 4))
+    fives = next(g for g in e.plan.groups if g.key == 4)
+    nines = next(g for g in e.plan.groups if g.key == 8)
+    assert (fives.outs, nines.outs) == (2, 6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([v for v in rk.variant_ids() if rk.get_variant(v).spec.contracts]), st.data())
+def test_a_hand_the_evaluation_finds_short_of_nothing_meets_the_contract(vid, data):
+    """Sound where it matters most: 0 short is a contract the exact solver finds, and the
+    count is never under the solver's lower bound."""
+    v = rk.get_variant(vid)
+    sp = v.spec
+    players = max(sp.players[0], min(4, sp.players[1]))
+    rounds = [r for r in range(1, len(sp.contracts) + 1)
+              if r not in sp.whole_hand_rounds and all(c.kind != "pair" for c in sp.contract(r))]
+    r = data.draw(st.sampled_from(rounds))
+    decks, jokers = sp.pack_for(players)
+    ranks = data.draw(st.sets(st.integers(0, 12), min_size=2, max_size=6))
+    suits = data.draw(st.sets(st.integers(0, 3), min_size=1, max_size=4))
+    pool = [c for c in make_pack(decks, jokers) if c == 52 or (c % 13 in ranks and c // 13 in suits)]
+    size = min(len(pool), sp.cards_dealt(r, players) + 1)
+    hand = data.draw(st.permutations(pool).map(lambda p: p[:size]))
+    e = HandEval(facts(v, players, r), hand)
+    comps = sp.contract(r)
+    solver = v.solver(players, r)
+    assert e.short >= solver.shortfall(hand, comps)
+    if e.short == 0:
+        assert solver.solve(comps, hand) is not None
+
+
+# -- the medium bot's judgement and the hint's reasons ---------------------------------------
+
+
+def test_a_pair_of_copies_is_kept_over_a_loner_in_a_sets_contract():
+    # two sets of three; QS QS is a set's start (two decks), 4C 7D JH 6S go with nothing
+    action, why, _ = hint_after_draw("3C 4C TC AD 7D QS QS JH 6S 8H", "TD")
+    assert isinstance(action, rk.Discard) and action.card not in P("QS TC TD")
+    assert "QS QS (a pair toward a set of queens)" in why or "TC TD (a pair toward a set of tens)" in why
+
+
+def test_the_issues_hand_keeps_the_queens():
+    """Issue 39's example (15 cards after buys): it used to throw QS away."""
+    e = evaluation("contract", 1, "3C 4C TC AD 7D TD AH 3H 8H TH JH 6S 8S QS QS")
+    assert e.short_without(rk.parse_card("QS")) == e.short
+    options = sorted(set(e.hand), key=lambda c: (-e.prospect(c)[0], e.prospect(c)[1]))
+    assert rk.parse_card("QS") not in options[:4]  # the loners 4C 7D JH 6S go before any pair
+
+
+def test_a_run_piece_is_not_called_toward_a_sets_contract():
+    action, why, g = hint_after_draw("3C 4C 5C TC AD QS QS JH 6S 8H", "TD")
+    groups = named_groups(why)
+    assert groups, why
+    for cards, words in groups:
+        assert "run" not in words
+        naturals = [c for c in cards if not c.is_joker]
+        assert len({c.rank for c in naturals}) == 1, why  # a set's cards share a rank
+    assert "3C 4C" not in why and "4C 5C" not in why
+
+
+def test_a_wild_card_is_kept():
+    action, why, _ = hint_after_draw("JK 4C TC AD 7D QS QS JH 6S 8H", "TD")
+    assert isinstance(action, rk.Discard) and not action.card.is_joker
+    for seed in range(10):
+        g = deal("contract", [OTHERS[0], "JK 4C TC AD 7D QS QS JH 6S 8H", OTHERS[1]], "KH", "TD")
+        play(g, "draw")
+        assert HeuristicPlayer(seed).choose(g.view(1), g.legal_actions()) != rk.Discard(rk.parse_card("JK"))
+
+
+def test_a_wild_card_no_meld_can_take_is_shed_only_when_everyone_is_down_and_it_says_why():
+    # Shanghai with twos wild: at most one wild card per meld.  Seats 2 and 0 go down with a
+    # wild two in each set, seat 1 with a joker in each; seat 1's last joker then fits no
+    # meld, and nobody may meld again: it could only cost 50 points
+    g = deal("shanghai", ["7S 7D 2H 4S 4D 2S AD KH KS 3S 8S", "9C 9D JK QH QC JK JK 3C KH 8C TS",
+                          "5S 5D 2C 6S 6D 2D AC KC KD 3D 8D"], "JD", "TH TC JC 8H",
+             options={"twos_wild": True})
+    turn(g, "discard TS")
+    turn(g, "meld 5S 5D 2C=5 / 6S 6D 2D=6", "discard TC")
+    turn(g, "meld 7S 7D 2H=7 / 4S 4D 2S=4", "discard JC")
+    turn(g, "meld 9C 9D JK=9 / QH QC JK=Q")
+    acts = g.legal_actions()
+    assert all(g.view(1)["down"]) and not any(isinstance(a, rk.LayOff) for a in acts)
+    action, why = HeuristicPlayer(1).explain(g.view(1), acts)
+    assert action == rk.Discard(rk.parse_card("JK"))
+    assert why == ("Discard JK: everyone is down and no meld on the table can take another wild "
+                   "card, so JK could only cost you 50 points.")
+
+
+def test_a_wild_card_no_meld_can_take_yet_is_kept_while_others_may_still_meld():
+    g = deal("shanghai", ["7S 7D 2H 4S 4D 2S AD KH KS 3S 8S", "9C 9D JK QH QC JK JK 3C KH 8C TS",
+                          "5S 5D 2C 6S 6D 2D AC KC KD 3D 8D"], "JD", "TH TC JC 8H",
+             options={"twos_wild": True})
+    turn(g, "discard TS")
+    turn(g, "meld 5S 5D 2C=5 / 6S 6D 2D=6", "discard TC")
+    turn(g, "discard JC")  # seat 0 stays up: it may still meld, and would take a joker
+    turn(g, "meld 9C 9D JK=9 / QH QC JK=Q")
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert isinstance(action, rk.Discard) and not action.card.is_joker, why
+
+
+def test_the_reason_names_the_cards_that_decided():
+    action, why, _ = hint_after_draw("TC TH QS QS 4C 7D JH 6S 2H 8D", "TD")
+    assert isinstance(action, rk.Discard)
+    c = str(action.card)
+    assert why.startswith(f"Discard {c}: it goes with no card in your hand toward two sets of three")
+    assert "TC TD TH (a set of tens)" in why and "QS QS (a pair toward a set of queens)" in why
+
+
+def test_a_card_the_plan_needs_is_kept_over_a_spare_pair():
+    # a set of tens and a pair of queens are the plan; 5C 5D is a third pair, spare
+    e = evaluation("contract", 1, "TC TD TH QS QS 5C 5D 8H 8H 2S 9C")
+    assert e.short_without(rk.parse_card("QS")) == e.short  # 8H 8H or 5C 5D take its place
+    action, why, _ = hint_after_draw("TC TH QS QS 5C 5D 8H 2S 9C JD", "TD")
+    assert action.card in P("2S 9C JD 8H"), why  # a loner, never a card of a pair or the set
+
+
+def test_when_an_opponent_may_go_out_a_costly_loner_goes_before_a_cheap_one():
+    # seat 2 goes down and lays off down to three cards; seat 1, two cards from its contract,
+    # sheds the costliest card that goes with nothing rather than its cheapest
+    g = deal("contract", ["2C 2D 5S 6S 9C KC KD 3D 8D JD", "KC 3H QS QS 9D AH 6S 8H 2D 4C",
+                          "7C 7D 7H 8C 8D 8S 2S 5D 9S 7S"], "TH", "TD 3S 4S 5S 6C JH 9H")
+    turn(g, "discard TD")
+    turn(g, "meld 7C 7D 7H / 8C 8D 8S", "discard 9S")
+    turn(g, "discard 4S")
+    turn(g, "discard 5S")
+    turn(g, "layoff 7S 1", "discard 6C")
+    turn(g, "discard JH")
+    draw(g)
+    assert g.current_player == 1 and g.view(1)["hand_sizes"][2] == 3
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert action == rk.Discard(rk.parse_card("AH")), why  # 15 points, the costliest loner
+    assert why.startswith("Discard AH: Seat 2 may go out soon and AH costs 15 points"), why
+    assert "QS QS (a pair toward a set of queens)" in why  # the pairs stay
+
+
+def test_a_discard_that_brings_the_contract_closer_is_taken_and_the_reason_counts_the_cards():
+    g = deal("contract", [OTHERS[0], "TC TD QS 4C 7D JH 6S 8H 2S 9C", OTHERS[1]], "QD", "5H")
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert action == rk.Take()
+    assert why == ("Take QD: it makes QD QS (a pair toward a set of queens), toward two sets of "
+                   "three (3 cards short, then 2).")
+
+
+def test_a_discard_that_does_not_bring_the_contract_closer_is_passed_with_the_reason():
+    g = deal("contract", [OTHERS[0], "TC TD TH QS QS 4C 7D JH 6S 8H", OTHERS[1]], "5H", "5C")
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert action == rk.Draw()
+    assert why == "Draw from the stock: 5H goes with no card in your hand toward two sets of three."
+
+
+def test_a_buy_says_why_it_is_worth_its_penalty():
+    # May I?: seat 2 discards QD, seat 0 declines it, and seat 1 (QS QS) is asked: QD makes
+    # its queens a set, worth the penalty card
+    g = deal("may-i", ["2C 3C 5S 6H 9S KC KD 3D 8D AS", "TC TD TH QS QS 4C 7D JH 6S 8H",
+                       "2D 3H 5D 7S 9C JC KH 4D 8S QD"], "5H", "JS 2H 9H 4S")
+    turn(g, "discard JH")
+    turn(g, "discard QD")
+    g.apply("draw")  # seat 0 declines QD: seat 1 is asked first
+    assert g.current_player == 1 and g.phase == "may_i"
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert action == rk.Buy()
+    assert why == ("Buy QD: it makes QD QS QS (a set of queens), so two sets of three is 0 cards short "
+                   "instead of 1; the 1 penalty card from the stock costs nothing yet, and nobody is "
+                   "close to going out.")
+
+
+def test_working_toward_it_shows_the_contracts_best_partial_melds_pairs_included():
+    g = deal("contract", [OTHERS[0], "3C 4C TC TD QS QS JH 6S 8H AD", OTHERS[1]], "KH", "5H")
+    got = HeuristicPlayer(1).progress(g.view(1))
+    assert got["short"] == 2
+    assert got["melds"] == [{"cards": ["TC", "TD"], "toward": "a set of tens", "short": 1},
+                            {"cards": ["QS", "QS"], "toward": "a set of queens", "short": 1}]
+    assert got["text"] == ("Contract (two sets of three): 2 cards short. Working toward it: "
+                           "TC TD (a pair toward a set of tens); QS QS (a pair toward a set of queens).")
+    assert "3C 4C" not in got["text"]
+
+
+@pytest.mark.parametrize("vid", ["contract", "shanghai", "ten-card", "progressive", "basic"])
+def test_a_hint_never_discards_a_wild_card_while_a_natural_one_may_go_unless_it_says_why(vid):
+    sp = rk.get_variant(vid).spec
+    n = 4 if sp.players[0] <= 4 <= sp.players[1] else sp.players[0]
+    for seed in range(2):
+        g = rk.new_game(vid, players=n, seed=seed, options={"deals": 3} if sp.contracts else {"target": 60})
+        bots = [HeuristicPlayer(s) for s in range(n)]
+        rules = None
+        while not g.is_over:
+            s = g.current_player
+            acts = g.legal_actions()
+            a, why = bots[s].explain(g.view(s), acts)
+            rules = g.rules
+            if isinstance(a, rk.Discard) and rules.is_wild(a.card):
+                naturals = [x for x in acts if isinstance(x, rk.Discard) and not rules.is_wild(x.card)]
+                assert not naturals or "no meld on the table can take another wild card" in why, why
+            g.apply(a)
