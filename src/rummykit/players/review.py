@@ -465,15 +465,16 @@ def _why(h: HeuristicPlayer, view: View, variant: Variant, cands: list[Action], 
         other = cands[best] if best != t else hint
         return (f"{_cap(_say(a, top))} did about as well as {_say(other, top)} over the deals of the cards "
                 "you could not see.")
+    fb, fa = r.feds[best], r.feds[t]
+    if isinstance(a, Discard) and fa is not None and fa >= 0.5 and (fb is None or fb < fa):
+        lead = f"Discard {b.card} rather than {a.card}" if isinstance(b, Discard) else _cap(_say(b, top))
+        where = f" ({b.card} in {round((fb or 0) * n)})" if isinstance(b, Discard) else ""
+        return (f"{lead}: another player picked {a.card} up in {round(fa * n)} of {n} deals of the cards you "
+                f"could not see{where}.")
     if isinstance(b, Discard) and isinstance(a, Discard):
         said = _discard_versus(h, view, variant, b.card, a.card)
         if said:
             return f"Discard {b.card} rather than {a.card}: {said}"
-    fb, fa = r.feds[best], r.feds[t]
-    if isinstance(a, Discard) and fa is not None and fa >= 0.5 and (fb is None or fb < fa):
-        where = f"; {b.card} in {round((fb or 0) * n)}" if isinstance(b, Discard) else ""
-        return (f"{_cap(_say(b, top))}: {a.card} was picked up by another player in {round(fa * n)} of {n} "
-                f"deals of the cards you could not see{where}.")
     if b == hint:
         return hint_why
     return (f"{_cap(_say(b, top))}: played out over {n} deals of the cards you could not see, it left you "
