@@ -269,3 +269,73 @@ def test_bad_input_gets_a_clear_message(two_deals: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="action 6 of the record"):
         rk.review(bad, 0)
     assert json.dumps(two_deals) == before  # nothing changed
+
+
+# ---------------------------------------------------------------------------- the command
+
+
+def run(*args: str) -> Any:
+    from click.testing import CliRunner
+
+    from rummykit.cli.main import main
+
+    return CliRunner().invoke(main, list(args))
+
+
+def test_rummykit_review_reads_a_record_file(tmp_path: Any, two_deals: dict[str, Any]) -> None:
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps(two_deals))
+    r = run("review", str(f), "--seat", "0", "--samples", "4", "--horizon", "1", "-w", "1", "-q")
+    assert r.exit_code == 0, r.output
+    assert "Review of seat 0, Contract Rummy" in r.output and "points lost" in r.output
+    assert "Deal 1 (two sets of three)" in r.output and "you: " in r.output
+    r = run("review", str(f), "--seat", "0", "--deal", "2", "--json", "--samples", "4", "--horizon", "1",
+            "-w", "1", "-q")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert [d["deal"] for d in data["deals"]] == [2] and data["seat"] == 0
+    assert data["settings"]["samples"] == 4
+    assert Review.from_dict(data).deals[0].deal == 2
+
+
+def test_rummykit_review_refuses_what_it_cannot_review(tmp_path: Any, two_deals: dict[str, Any]) -> None:
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps(two_deals))
+    r = run("review", str(f), "-q")
+    assert r.exit_code != 0 and "give --seat (0-2)" in r.output
+    r = run("review", str(f), "--seat", "5", "-q")
+    assert r.exit_code != 0 and "seat must be a seat of this game, 0-2, not 5" in r.output
+    r = run("review", str(f), "--seat", "0", "--deal", "9", "-q")
+    assert r.exit_code != 0 and "deal 9 is not a finished deal" in r.output
+    r = run("review", str(tmp_path / "none.json"), "--seat", "0")
+    assert r.exit_code != 0 and "cannot read" in r.output
+    r = run("review", "12", "--db", str(tmp_path / "none.sqlite3"))
+    assert r.exit_code != 0 and "does not exist" in r.output
+    assert json.loads(f.read_text()) == two_deals
+
+
+def test_rummykit_review_of_a_saved_game(tmp_path: Any) -> None:
+    from rummykit.play.session import Session
+    from rummykit.store import Store
+
+    db = tmp_path / "games.sqlite3"
+    with Store(db) as store:
+        s = Session.start(store, rk.get_variant("basic"), 2, ["easy"], seed=3, name="Ann",
+                          options={"deals": 1})
+        me = make_player("medium", 1)
+        while not s.is_over:
+            if s.human_to_act:
+                s.play(me.choose(s.view(), s.legal_actions()))
+            else:
+                s.bot_step()
+        gid = s.id
+        unfinished = Session.start(store, rk.get_variant("basic"), 2, ["easy"], seed=4, name="Ann").id
+    r = run("review", str(gid), "--db", str(db), "--samples", "4", "--horizon", "1", "-w", "1", "-q")
+    assert r.exit_code == 0, r.output
+    assert f"Review of Ann (seat 0), Basic Rummy, game {gid}" in r.output
+    r = run("review", str(gid), "--db", str(db), "--seat", "1", "--samples", "4", "--horizon", "1", "-q")
+    assert r.exit_code == 0 and "Review of easy bot (seat 1)" in r.output  # over: every seat may be reviewed
+    r = run("review", str(unfinished), "--db", str(db), "--seat", "1", "-q")
+    assert r.exit_code != 0 and "is not finished: only your own seat (0)" in r.output
+    r = run("review", str(unfinished), "--db", str(db), "-q")
+    assert r.exit_code != 0 and "no deal of this game is finished yet" in r.output

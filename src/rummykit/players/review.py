@@ -290,7 +290,7 @@ def judge(view: View, taken_text: str, variant: Variant, settings: Settings, ste
         goers = [i for i in range(len(cands)) if r.outs[i] == 1]
         if goers:
             out_move = cands[max(goers, key=lambda i: means[i])].text()
-    why = _why(bot.heuristic, view, variant, cands, best if clear else t, t, hint, hint_why, means, r,
+    why = _why(bot.heuristic, view, variant, cands, best if clear else t, t, hint, hint_why, lost, r,
                turn, out_move, clear)
     ev = "; ".join(f"{_say(a, top)} {m:+.1f}" + (" (yours)" if i == t else "")
                    for i, (a, m) in enumerate(zip(cands, means, strict=True)))
@@ -449,7 +449,7 @@ def _cap(s: str) -> str:
 
 
 def _why(h: HeuristicPlayer, view: View, variant: Variant, cands: list[Action], best: int, t: int,
-         hint: Action, hint_why: str, means: list[float], r: _Rolls, turn: int, out_move: str | None,
+         hint: Action, hint_why: str, lost: float, r: _Rolls, turn: int, out_move: str | None,
          clear: bool) -> str:
     """One sentence why the better move is better (or why the move made was sound), from
     the hand evaluation where it explains it, else from what the rollouts found."""
@@ -478,7 +478,7 @@ def _why(h: HeuristicPlayer, view: View, variant: Variant, cands: list[Action], 
     if b == hint:
         return hint_why
     return (f"{_cap(_say(b, top))}: played out over {n} deals of the cards you could not see, it left you "
-            f"{means[best] - means[t]:.1f} points better off against the table than {_say(a, top)}.")
+            f"{lost:.1f} points better off against the table than {_say(a, top)}.")
 
 
 def _discard_versus(h: HeuristicPlayer, view: View, variant: Variant, better: Card, made: Card) -> str | None:
