@@ -339,3 +339,54 @@ def test_rummykit_review_of_a_saved_game(tmp_path: Any) -> None:
     assert r.exit_code != 0 and "is not finished: only your own seat (0)" in r.output
     r = run("review", str(unfinished), "--db", str(db), "-q")
     assert r.exit_code != 0 and "no deal of this game is finished yet" in r.output
+
+
+# ---------------------------------------------------------------------------- the server
+
+
+def test_the_server_reviews_a_finished_table_once_with_its_progress(tmp_path: Any) -> None:
+    import time
+
+    from starlette.testclient import TestClient
+
+    from rummykit.server import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'r.db'}", static_dir=tmp_path, review_workers=1,
+                     review_settings={"samples": 4, "horizon": 1})
+    with TestClient(app) as c:
+        tid = c.post("/api/tables", json={"ruleset": "basic", "seats": ["bot:easy", "bot:medium"], "seed": 5,
+                                          "options": {"deals": 1}, "bot_delay": 0}).json()["id"]
+        waiting = c.post("/api/tables", json={"ruleset": "basic", "seats": ["human", "bot:easy"]})
+        waiting = waiting.json()["id"]
+        t0 = time.monotonic()
+        while c.get(f"/api/tables/{tid}").json()["status"] != "over":
+            assert time.monotonic() - t0 < 60, "the bots' game did not end"
+            time.sleep(0.1)
+        for path, code, words in ((f"/api/tables/{tid}/review?seat=2", 422, "a seat of this table, 0-1"),
+                                  (f"/api/tables/{tid}/review", 422, "seat must be"),
+                                  (f"/api/tables/{tid}/review?seat=x", 422, "seat must be"),
+                                  (f"/api/tables/{waiting}/review?seat=0", 409, "once it is over"),
+                                  ("/api/tables/nope/review?seat=0", 404, "no table")):
+            r = c.get(path)
+            assert r.status_code == code and words in r.json()["detail"], (path, r.text)
+        seen = []
+        t0 = time.monotonic()
+        while True:
+            r = c.get(f"/api/tables/{tid}/review?seat=1")
+            body = r.json()
+            seen.append(body["status"])
+            if r.status_code == 200:
+                break
+            assert r.status_code == 202 and body["status"] in ("queued", "working"), r.text
+            assert time.monotonic() - t0 < 120, "the review did not end"
+            time.sleep(0.2)
+        got = body["review"]
+        assert body["status"] == "done" and body["seat"] == 1 and len(body["seats"]) == 2
+        assert got["seat"] == 1 and got["settings"]["samples"] == 4 and got["deals"][0]["deal"] == 1
+        assert body["done"] == body["total"] == got["totals"]["reviewed"]
+        record = c.get(f"/api/tables/{tid}").json()["record"]
+        assert Review.from_dict(got) == rk.review(record, 1, samples=4, horizon=1)  # the API's, the same
+        again = c.get(f"/api/tables/{tid}/review?seat=1")
+        assert again.status_code == 200 and again.json()["review"] == got  # kept: not computed again
+        assert seen[0] in ("queued", "working")
+        assert c.get(f"/t/{tid}/review?seat=1").status_code == 200  # the page

@@ -55,10 +55,14 @@ def _limit_options(f: Any) -> Any:
               help="Objects that live a while are kept out of Python's garbage collector's full passes "
                    "(which stalled every table for 0.3-0.4 s at 500 tables); they are swept this often "
                    "(0: never).")
+@click.option("--review-workers", default=None, type=click.IntRange(1), metavar="N",
+              help="Processes that review finished games for the browser's Review page (default: every "
+                   "core but one).")
 @_limit_options
 def serve(host: str, port: int, db_url: str | None, node_id: str | None, advertise_url: str | None,
           lease_seconds: float, forwarded_allow_ips: str = "127.0.0.1", gc_sweep_seconds: float = 900.0,
-          no_limits: bool = False, ws_compression: str = "fast", **limit_values: Any) -> None:
+          no_limits: bool = False, ws_compression: str = "fast", review_workers: int | None = None,
+          **limit_values: Any) -> None:
     """Serve tables in the browser: open http://HOST:PORT/ and share a table's link."""
     import uvicorn
 
@@ -75,7 +79,7 @@ def serve(host: str, port: int, db_url: str | None, node_id: str | None, adverti
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     app = create_app(db_url, node=node_id, advertise_url=advertise_url, lease_seconds=lease_seconds,
-                     limits=limits, gc_sweep_seconds=gc_sweep_seconds)
+                     limits=limits, gc_sweep_seconds=gc_sweep_seconds, review_workers=review_workers)
     click.echo(f"rummykit: open http://{host}:{port}/ in a browser "
                "(Ctrl+C stops; unfinished tables are kept)")
     # the protocol layer refuses a bigger websocket frame before buffering it (close 1009)

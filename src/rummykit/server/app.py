@@ -24,6 +24,7 @@ from .extras import DEAL_BREAK_SECONDS
 from .gcpolicy import quiet_gc
 from .limits import FLOOD, BodyLimit, Bucket, Limits, PerIP, client_ip
 from .replay import Replays
+from .reviews import Busy, Reviews
 from .storage import Storage
 from .tables import BOT_LEVELS, OVERFLOW, Conn, Hub, Refused, Table
 from .wire import LogCursor
@@ -210,16 +211,20 @@ def ruleset_options(variant: Variant) -> list[dict[str, Any]]:
 
 def create_app(db_url: str | None = None, *, static_dir: str | Path | None = None, node: str | None = None,
                advertise_url: str | None = None, lease_seconds: float = 10.0,
-               limits: Limits | None = None, gc_sweep_seconds: float | None = None) -> FastAPI:
+               limits: Limits | None = None, gc_sweep_seconds: float | None = None,
+               review_workers: int | None = None, review_settings: dict[str, Any] | None = None) -> FastAPI:
     """The server app on the database at ``db_url`` (SQLite in the user's data folder by default).
     With ``node`` it is one of several processes on one database, reached by the others at
     ``advertise_url`` (see cluster.py).  ``limits`` against hostile clients (limits.py; the
     defaults when None).  ``gc_sweep_seconds``: the process's garbage collection kept off the
-    tables' backs (gcpolicy.py; rummykit serve sets it), a full sweep this often."""
+    tables' backs (gcpolicy.py; rummykit serve sets it), a full sweep this often.
+    ``review_workers``: processes for the reviews of finished games (every core but one by
+    default); ``review_settings``: the reviews' (samples, horizon, ...: see rummykit.review)."""
     static = Path(static_dir) if static_dir is not None else STATIC
     limits = limits if limits is not None else Limits()
     per_ip = PerIP(limits)
     holder: dict[str, Any] = {}
+    reviews = Reviews(review_workers, **(review_settings or {}))
     if node is not None and not advertise_url:
         raise ValueError("a cluster node needs the URL the other processes reach it at (advertise_url)")
 
@@ -246,6 +251,7 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
             if "cluster" in holder:
                 await holder.pop("cluster").stop()
             hub.stop()
+            reviews.stop()
             storage.close()
 
     app = FastAPI(title="rummykit", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -376,6 +382,32 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
             return _err(404, str(e))
         return JSONResponse(got | {"seats": [s.public() for s in t.seats]})
 
+    @app.get("/api/tables/{tid}/review")
+    async def review_of(tid: str, request: Request) -> Response:
+        """A finished game's review of one seat (``?seat=S``, from 0): the seat's decisions
+        judged on what it saw then (see rummykit.review). Computed once, in worker processes:
+        202 with the progress while it works, 200 with the review when done."""
+        t = find(tid)
+        if t is None:
+            return _err(404, f"no table {tid!r}")
+        n = t.game.n
+        raw = request.query_params.get("seat", "")
+        if not raw.isdigit() or not 0 <= int(raw) < n:
+            raise Invalid(f"seat must be a seat of this table, 0-{n - 1}, not {raw!r}")
+        if t.status != "over":
+            return _err(409, "a game is reviewed once it is over")
+        seat = int(raw)
+        try:
+            job, ahead = reviews.get((t.id, seat), t.game.record)
+        except Busy as e:
+            return JSONResponse({"detail": str(e)}, status_code=503, headers={"Retry-After": "30"})
+        body = job.public(ahead) | {"seat": seat, "seats": [s.public() for s in t.seats]}
+        if job.status == "failed":
+            return JSONResponse(body | {"detail": job.error}, status_code=500)
+        if job.status != "done":
+            return JSONResponse(body, status_code=202)
+        return JSONResponse(body | {"review": job.result})
+
     @app.get("/api/rulesets")
     async def rulesets() -> dict[str, Any]:
         out = []
@@ -490,6 +522,10 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
 
     @app.get("/t/{tid}")
     async def table_page(tid: str) -> Response:
+        return index()
+
+    @app.get("/t/{tid}/review")
+    async def review_page(tid: str) -> Response:
         return index()
 
     @app.get("/stats/{name}")
