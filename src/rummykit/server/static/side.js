@@ -256,6 +256,7 @@ RK.Side = (function () {
       if (next) btns.push(h("a.button.primary", { href: `/t/${next}` }, "Go to the new table"));
       else if (seated) btns.push(h("button#rematch.primary", { type: "button", onclick: () => rematch(A) }, "Play again with the same people"));
       btns.push(h("a.button", { href: `/t/${A.T.id}?replay=0` }, "Replay the game"));
+      if (seated) btns.push(h("a.button", { href: `/t/${A.T.id}/review?seat=${m.seat}` }, "Review my game"));
       btns.push(h("button", { type: "button", onclick: () => closeResult() }, "Close"));
     } else {
       const p = m.pause;
