@@ -219,7 +219,7 @@ def test_the_review_holds_every_decision_the_moments_and_the_totals(two_deals: d
             assert x.lost >= 0 and (x.lost == 0) == x.agree
             assert x.taken in [c.action for c in x.choices]
             if x.settled:
-                assert x.agree and x.samples == 0
+                assert x.agree and x.samples == 0 and x.par == x.taken
         for i in d.moments:
             x = d.decisions[i]
             assert x.view["seat"] == 0 and x.view["hand"] == list(x.hand)
@@ -227,7 +227,9 @@ def test_the_review_holds_every_decision_the_moments_and_the_totals(two_deals: d
         pts = [float(p) for p in g.history[d.deal - 1]["points"]]
         assert d.points == pts[0]
         assert d.result == pytest.approx(-(pts[0] - (pts[1] + pts[2]) / 2), abs=0.01)
-        assert d.choices + d.cards == pytest.approx(d.result)
+        assert d.by_choices + d.by_cards == pytest.approx(d.result)
+        assert d.by_choices == pytest.approx(sum(x.vs_par for x in d.decisions))
+        assert all(x.vs_par == 0 for x in d.decisions if x.taken == x.par)
         assert d.agreement == d.agreed / d.reviewed
     t = r.totals()
     assert t["reviewed"] == total

@@ -113,8 +113,7 @@ def print_review(out: Console, r: Any, where: str, names: list[str] | None = Non
               highlight=False)
     if not r.over:
         out.print("The game is not over: its finished deals are reviewed.")
-    t = Table(title="Decisions, and what decided each deal", caption="result = cards + choices: what the "
-              "cards (and the other players) decided, and what the seat's choices cost")
+    t = Table(title="Decisions, and what decided each deal")
     for col in ("deal", "decisions", "best move", "points lost", "result", "cards", "choices"):
         t.add_column(col, justify="right")
     rows = [(str(d.deal), d.totals()) for d in r.deals]
@@ -125,6 +124,11 @@ def print_review(out: Console, r: Any, where: str, names: list[str] | None = Non
                   f"{x['result']:+.1f}", f"{x['cards']:+.1f}", f"{x['choices']:+.1f}",
                   style="bold" if name == "game" else None)
     out.print(t)
+    out.print("best move: the decisions where the move made was as good as the best found. points lost: "
+              "against the best move, decision by decision (a chance missed at every turn counts at every "
+              "turn). result = cards + choices: choices, the moves' expected points against par (the medium "
+              "bot's move at each decision), summed; cards, what the cards and the other players decided.",
+              style="dim", highlight=False)
     for d in r.deals:
         moments = [d.decisions[i] for i in d.moments]
         if not moments:

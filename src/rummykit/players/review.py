@@ -22,9 +22,11 @@ review of every decision before it saw them.
 The move made agrees with the best move when no move did better by more than ``margin``
 standard errors of the paired difference (the hard bot's own test before it leaves its
 first choice); the points lost are the difference in expected points where one clearly did
-better, else 0.  Luck is kept apart: a deal's result for the seat (its points against the
-table, from the deal's public result) is split into what the choices decided (minus the
-points lost) and what the cards and the other players decided (the rest).  See
+better (measured on other deals than those that picked it), else 0.  Luck is kept apart:
+a deal's result for the seat (its points against the table, from the deal's public result)
+is split into what the choices decided — each move's expected points against par, the
+medium bot's move there (the policy every rollout plays on: against it the differences add
+up) — and what the cards and the other players decided, the rest.  See
 ``docs/review.md``.
 """
 
@@ -92,7 +94,10 @@ class Decision:
     it agrees: nothing did clearly better); ``se``: the standard error of that difference;
     ``settled``: the hand evaluation decided it without rollouts; ``out_move``: a listed move
     that went out this turn in every sampled deal, where the move made did not; ``view``:
-    the seat's view then (kept for the moments a player reads; None for the others)."""
+    the seat's view then (kept for the moments a player reads; None for the others);
+    ``par``: the medium bot's move there (the hard bot's first choice, and how every rollout
+    plays on), and ``vs_par``: the expected points the move made won (+) or lost (-) against
+    it, 0 where it is the same move: what the luck-and-choices split adds up."""
 
     step: int
     deal: int
@@ -111,6 +116,8 @@ class Decision:
     evidence: str
     out_move: str | None = None
     view: dict[str, Any] | None = None
+    par: str = ""
+    vs_par: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -144,23 +151,28 @@ class DealReview:
 
     @property
     def points_lost(self) -> float:
+        """The points lost against the best move, decision by decision (a better move missed
+        at every turn, a card held too long, counts at every turn: see ``by_choices``)."""
         return sum(d.lost for d in self.decisions)
 
     @property
-    def choices(self) -> float:
-        """What the seat's choices decided: minus the points they lost."""
-        return -self.points_lost
+    def by_choices(self) -> float:
+        """What the seat's choices decided: the expected points of its moves against par (the
+        medium bot's move at each decision), summed.  Against the policy the rollouts play on,
+        these add up: in expectation, the seat's result less the medium bot's with the same
+        cards against the same players."""
+        return sum(d.vs_par for d in self.decisions)
 
     @property
-    def cards(self) -> float:
+    def by_cards(self) -> float:
         """What the cards (and the other players) decided: the rest of the result."""
-        return self.result - self.choices
+        return self.result - self.by_choices
 
     def totals(self) -> dict[str, Any]:
         return {"reviewed": self.reviewed, "searched": self.searched, "agreed": self.agreed,
                 "agreement": self.agreement, "points_lost": round(self.points_lost, 2),
-                "result": round(self.result, 2), "choices": round(self.choices, 2),
-                "cards": round(self.cards, 2)}
+                "result": round(self.result, 2), "choices": round(self.by_choices, 2),
+                "cards": round(self.by_cards, 2)}
 
 
 @dataclass(frozen=True)
@@ -183,10 +195,11 @@ class Review:
         agreed = sum(d.agreed for d in ds)
         lost = sum(d.points_lost for d in ds)
         result = sum(d.result for d in ds)
+        choices = sum(d.by_choices for d in ds)
         return {"deals": len(ds), "reviewed": reviewed, "searched": sum(d.searched for d in ds),
                 "agreed": agreed, "agreement": agreed / reviewed if reviewed else None,
-                "points_lost": round(lost, 2), "result": round(result, 2), "choices": round(-lost, 2),
-                "cards": round(result + lost, 2)}
+                "points_lost": round(lost, 2), "result": round(result, 2), "choices": round(choices, 2),
+                "cards": round(result - choices, 2)}
 
     def moments(self) -> list[Decision]:
         """The moments a player reads, in the order played: each deal's costliest."""
@@ -273,7 +286,8 @@ def judge(view: View, taken_text: str, variant: Variant, settings: Settings, ste
         return Decision(step=step, deal=view.round, turn=turn, phase=str(view.phase), hand=hand,
                         taken=taken.text(), best=taken.text(), agree=True, lost=0.0, se=None, samples=0,
                         settled=True, choices=_choices(acts, cands, None, None, None), why=hint_why,
-                        evidence="The hand evaluation settles it: the hard bot compares no other move here.")
+                        evidence="The hand evaluation settles it: the hard bot compares no other move here.",
+                        par=hint.text())
     own_turn = view.turn == seat and view.phase in (Phase.DRAW, Phase.PLAY, Phase.CALL)
     r = _roll(bot, deals, cands, seat, rng, settings.samples, own_turn)
     n = settings.samples
@@ -300,7 +314,8 @@ def judge(view: View, taken_text: str, variant: Variant, settings: Settings, ste
                     taken=taken.text(), best=cands[best].text(), agree=not clear, lost=round(lost, 2),
                     se=round(se, 2), samples=n,
                     settled=False, choices=_choices(acts, cands, means, r.outs if own_turn else None, r.feds),
-                    why=why, evidence=evidence, out_move=out_move)
+                    why=why, evidence=evidence, out_move=out_move, par=hint.text(),
+                    vs_par=round(means[t] - means[h], 2))
 
 
 @dataclass

@@ -174,9 +174,10 @@ RK.Review = (function () {
         h("thead", null, h("tr", null, ["", "Decisions", "Best move", "Lost", "Result", "Cards", "Choices"]
           .map((c, i) => h("th" + (i ? ".num" : ""), { scope: "col" }, c)))),
         h("tbody", null, rows))),
-      h("p.small.muted", null, "Best move: the share of decisions where the move made was as good as the best the "
-        + "evaluation found. Lost: the expected points the other decisions gave up. Result = cards + choices: what the "
-        + "cards (and the other players) decided, and what the choices cost."));
+      h("p.small.muted", null, "Best move: the decisions where the move made was as good as the best the evaluation "
+        + "found. Lost: expected points given up against the best move, decision by decision (a chance missed at every "
+        + "turn counts at every turn). Result = cards + choices: the choices are each move's expected points against "
+        + "par (the medium bot's move there), added up; the cards, what the cards and the other players decided."));
   }
 
   function momentPanel(rv, ms, seats, nm, who) {
