@@ -58,7 +58,8 @@ def shoot(base: str) -> None:
             page = ctx.new_page()
             seats = ["human", "bot:medium", "bot:medium", "bot:hard"]
             names = {"1": "Robo", "2": "Deep Blue", "3": "Ada"}
-            tid = make_table(base, ruleset="contract", seats=seats, names=names, bot_delay=0.05, claim_seconds=1)
+            tid = make_table(base, ruleset="contract", seats=seats, names=names, bot_delay=0.05,
+                             claim_seconds=1)
             join(page, base, tid, "Ann")
             person = Person(page)
             play_until_melds(page, person, 3)

@@ -979,7 +979,8 @@ class Hub:
             if kind == "human":
                 nm = ""
             else:
-                nm = names.get(i) or f"{kind[4:].capitalize()} bot {i + 1}"  # seats counted from 1, as people count
+                # seats counted from 1, as people count
+                nm = names.get(i) or f"{kind[4:].capitalize()} bot {i + 1}"
             seat_objs.append(Seat(kind=kind, name=nm))
         all_bots = all(s.bot for s in seat_objs)
         status = "playing" if all_bots else "waiting"
