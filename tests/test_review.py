@@ -392,3 +392,41 @@ def test_the_server_reviews_a_finished_table_once_with_its_progress(tmp_path: An
         assert again.status_code == 200 and again.json()["review"] == got  # kept: not computed again
         assert seen[0] in ("queued", "working")
         assert c.get(f"/t/{tid}/review?seat=1").status_code == 200  # the page
+
+
+def test_while_the_game_goes_on_a_player_reviews_its_own_finished_deals(tmp_path: Any) -> None:
+    import time
+
+    from starlette.testclient import TestClient
+
+    from rummykit.server import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'r.db'}", static_dir=tmp_path, review_workers=1,
+                     review_settings={"samples": 4, "horizon": 1})
+    with TestClient(app) as c:
+        tid = c.post("/api/tables", json={"ruleset": "basic", "seats": ["human", "bot:easy"], "seed": 5,
+                                          "options": {"deals": 2}, "bot_delay": 0,
+                                          "deal_break_seconds": 120}).json()["id"]
+        token = c.post(f"/api/tables/{tid}/join", json={"name": "Ann"}).json()["token"]
+        with c.websocket_connect(f"/ws/tables/{tid}?token={token}") as ws:  # Ann plays the first deal
+            t0 = time.monotonic()
+            while True:
+                assert time.monotonic() - t0 < 60, "the first deal did not end"
+                m = ws.receive_json()
+                if m["type"] != "state":
+                    continue
+                if m["view"]["last_round"] is not None:  # deal 1 is over: the break waits for Ann
+                    break
+                if m["legal"]:
+                    ws.send_json({"type": "act", "state_id": m["state_id"], "action": m["legal"][0]})
+        assert c.get(f"/api/tables/{tid}").json()["status"] == "playing"
+        url = f"/api/tables/{tid}/review?seat=0"
+        for path in (url, url + "&token=nope", f"/api/tables/{tid}/review?seat=1&token={token}"):
+            r = c.get(path)
+            assert r.status_code == 409 and "their own finished deals" in r.json()["detail"]  # not theirs
+        t0 = time.monotonic()
+        while (r := c.get(f"{url}&token={token}")).status_code != 200:
+            assert r.status_code == 202 and time.monotonic() - t0 < 60, r.text
+            time.sleep(0.2)
+        got = r.json()["review"]
+        assert got["over"] is False and [d["deal"] for d in got["deals"]] == [1]

@@ -385,8 +385,10 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
     @app.get("/api/tables/{tid}/review")
     async def review_of(tid: str, request: Request) -> Response:
         """A finished game's review of one seat (``?seat=S``, from 0): the seat's decisions
-        judged on what it saw then (see rummykit.review). Computed once, in worker processes:
-        202 with the progress while it works, 200 with the review when done."""
+        judged on what it saw then (see rummykit.review). While the game goes on, a seated
+        player may review its own finished deals (``&token=`` its seat's token). Computed once,
+        in worker processes: 202 with the progress while it works, 200 with the review when
+        done."""
         t = find(tid)
         if t is None:
             return _err(404, f"no table {tid!r}")
@@ -394,11 +396,17 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
         raw = request.query_params.get("seat", "")
         if not raw.isdigit() or not 0 <= int(raw) < n:
             raise Invalid(f"seat must be a seat of this table, 0-{n - 1}, not {raw!r}")
-        if t.status != "over":
-            return _err(409, "a game is reviewed once it is over")
         seat = int(raw)
+        deals = len(t.game.history)
+        if t.status != "over":
+            token = request.query_params.get("token")
+            if token is None or t.seat_for_token(token) != seat:
+                return _err(409, "a game is reviewed once it is over (until then, each player may review "
+                                 "their own finished deals)")
+            if not deals:
+                return _err(409, "no deal of this game is finished yet: there is nothing to review")
         try:
-            job, ahead = reviews.get((t.id, seat), t.game.record)
+            job, ahead = reviews.get((t.id, seat, deals), t.game.record)
         except Busy as e:
             return JSONResponse({"detail": str(e)}, status_code=503, headers={"Retry-After": "30"})
         body = job.public(ahead) | {"seat": seat, "seats": [s.public() for s in t.seats]}

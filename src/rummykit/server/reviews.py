@@ -24,7 +24,7 @@ class Busy(Exception):
 class Job:
     """One review: ``status`` is "queued", "working", "done" or "failed"."""
 
-    key: tuple[str, int]
+    key: tuple[str, int, int]
     record: dict[str, Any]
     status: str = "queued"
     done: int = 0
@@ -57,7 +57,7 @@ class Reviews:
         self.keep = keep
         self.queue_limit = queue
         self.settings = settings
-        self._jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
+        self._jobs: OrderedDict[tuple[str, int, int], Job] = OrderedDict()
         self._queue: list[Job] = []
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
@@ -65,9 +65,9 @@ class Reviews:
         self._thread: threading.Thread | None = None
         self._stopped = False
 
-    def get(self, key: tuple[str, int], record: Callable[[], dict[str, Any]]) -> tuple[Job, int]:
-        """The job for ``key`` (a table and a seat), started from ``record()`` (the finished
-        game's record) if it was not: (the job, how many reviews are ahead of it).  Busy
+    def get(self, key: tuple[str, int, int], record: Callable[[], dict[str, Any]]) -> tuple[Job, int]:
+        """The job for ``key`` (a table, a seat, its finished deals), started from
+        ``record()`` (the game's record) if it was not: (the job, how many reviews are ahead of it).  Busy
         when the queue is full."""
         with self._lock:
             job = self._jobs.get(key)

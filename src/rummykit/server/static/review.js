@@ -33,7 +33,10 @@ RK.Review = (function () {
     const r = R;
     let d = null;
     try {
-      const res = await fetch(`/api/tables/${r.id}/review?seat=${r.seat}`);
+      // a seated player's own token: while the game goes on, it may review its finished deals
+      const mine = RK.seatOf(r.id);
+      const tok = mine && mine.seat === r.seat && mine.token ? `&token=${encodeURIComponent(mine.token)}` : "";
+      const res = await fetch(`/api/tables/${r.id}/review?seat=${r.seat}${tok}`);
       try { d = await res.json(); } catch (e) { d = null; }
       if (R !== r) return;
       if (res.status === 200) {
@@ -148,10 +151,11 @@ RK.Review = (function () {
       h("p.small", null, `Every decision ${who} made is judged only on what ${who} could see at that moment: ${s.samples} deals `
         + `of the cards ${who} could not see, each move worth comparing played out by the hard bot (${ahead}). Points are `
         + `against the table: ${who}'s points less the other players' mean, so + is good.`),
-      rv.over ? null : h("p.small", null, "The game is not over: its finished deals are reviewed."),
+      rv.over ? null : h("p.small", null, "The game is not over: your finished deals are reviewed (only you can see "
+        + "this page until the game ends)."),
       h("div.btnrow", null, h("a", { href: `/t/${R.id}` }, "Back to the table"), h("a", { href: `/t/${R.id}?replay=0` }, "Replay the game"),
         h("button.tool", { type: "button", dataset: { fk: "rv-share" }, onclick: share }, "Copy link to this review")),
-      h("p.small", null, "Other seats: ", others.filter(Boolean).map((a, i) => [i ? " · " : "", a])),
+      rv.over ? h("p.small", null, "Other seats: ", others.filter(Boolean).map((a, i) => [i ? " · " : "", a])) : null,
       h("p#rv-shared.small.muted", { "aria-live": "polite" }));
   }
 

@@ -263,6 +263,7 @@ RK.Side = (function () {
       if (p && fresh) kids.push(h("p.small", null, "The next deal starts in ", h("span.countdown", { dataset: { deadline: p.until } },
         `${RK.secondsLeft(p.until, A.T.offset)} s`), " or when everyone is ready."));
       btns.push(h("button#next-deal.primary", { type: "button", onclick: () => A.ready() }, fresh ? "Next deal" : "Close"));
+      if (seated) btns.push(h("a.button", { href: `/t/${A.T.id}/review?seat=${m.seat}`, target: "_blank", rel: "noopener" }, "Review my deals so far"));
     }
     kids.push(h("div.btnrow", null, btns));
     const d = dialog("result-dlg", over ? "The game is over" : `Deal ${r.round} result`, kids, () => { if (!over && fresh) A.sendMsg({ type: "ready" }); });
