@@ -298,7 +298,8 @@ def judge(view: View, taken_text: str, variant: Variant, settings: Settings, ste
     best = max(range(len(cands)), key=lambda i: (means[i], i == t, i == h))
     gain, se = _paired(r.values[best], r.values[t])
     clear = best != t and gain > settings.margin * se
-    lost = max(0.0, _cross_fitted(r.values, t)) if clear else 0.0
+    lost = round(max(0.0, _cross_fitted(r.values, t)), 2) if clear else 0.0
+    clear = clear and lost > 0  # halves that disagree: within what the evaluation can tell
     out_move = None
     if own_turn and r.outs[t] < 1:
         goers = [i for i in range(len(cands)) if r.outs[i] == 1]
@@ -311,7 +312,7 @@ def judge(view: View, taken_text: str, variant: Variant, settings: Settings, ste
     evidence = (f"Over {n} deals of the cards you could not see, in points against the table: {ev}."
                 + ("" if clear or best == t else " The difference is within the evaluation's precision."))
     return Decision(step=step, deal=view.round, turn=turn, phase=str(view.phase), hand=hand,
-                    taken=taken.text(), best=cands[best].text(), agree=not clear, lost=round(lost, 2),
+                    taken=taken.text(), best=cands[best].text(), agree=not clear, lost=lost,
                     se=round(se, 2), samples=n,
                     settled=False, choices=_choices(acts, cands, means, r.outs if own_turn else None, r.feds),
                     why=why, evidence=evidence, out_move=out_move, par=hint.text(),
