@@ -7,9 +7,12 @@ The public API (see DESIGN.md)::
     v.find_contract(1, rk.parse_cards("3H 3S 3D 7C 7D JK 9H"))
     g = rk.new_game("contract", players=4, seed=7)
     g.legal_actions(); g.apply("draw"); g.view(0); rk.replay(g.record())
+    rk.review(record, seat)   # after the game: that seat's decisions, judged on what it knew
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from . import _compiled  # noqa: F401  first: with RUMMYKIT_PURE_PYTHON=1, the .py sources load
 from ._version import __version__
@@ -42,6 +45,19 @@ from .rules.registry import (
 )
 from .rules.spec import RuleSpec
 
+if TYPE_CHECKING:
+    from .players.review import Review, review
+
+
+def __getattr__(name: str) -> Any:
+    """``rk.review`` and ``rk.Review`` load the players (the hard bot's search) on first use."""
+    if name in ("review", "Review"):
+        from .players import review as module
+
+        return getattr(module, name)
+    raise AttributeError(f"module 'rummykit' has no attribute {name!r}")
+
+
 __all__ = [
     "JOKER",
     "Action",
@@ -58,6 +74,7 @@ __all__ = [
     "Meld",
     "Pass",
     "Rank",
+    "Review",
     "RuleSpec",
     "RulesError",
     "Swap",
@@ -74,5 +91,6 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "replay",
+    "review",
     "variant_ids",
 ]

@@ -17,6 +17,7 @@ from ..rules.registry import RulesError, Variant, get_variant, load_variant, var
 from ..store import StoreError
 from . import online
 from . import play as play_cmds
+from .review import review as review_cmd
 from .simulate import run_simulation
 
 
@@ -369,6 +370,7 @@ main.add_command(play_cmds.replay)
 main.add_command(play_cmds.stats)
 main.add_command(online.serve)
 main.add_command(online.join)
+main.add_command(review_cmd)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

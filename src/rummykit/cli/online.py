@@ -91,7 +91,7 @@ SERVE_SECTIONS = [
      ["node_id", "advertise_url", "lease_seconds"]),
     ("Behind a proxy", ["forwarded_allow_ips"]),
     ("Limits against hostile clients (docs/protocol.md)", LIMIT_FLAGS),
-    ("Tuning", ["ws_compression", "gc_sweep_seconds"]),
+    ("Tuning", ["ws_compression", "gc_sweep_seconds", "review_workers"]),
 ]
 
 
@@ -125,11 +125,15 @@ SERVE_SECTIONS = [
               help="Objects that live a while are kept out of Python's garbage collector's full passes "
                    "(which stalled every table for 0.3-0.4 s at 500 tables); they are swept this often "
                    "(0: never).")
+@click.option("--review-workers", default=None, type=click.IntRange(1), metavar="N",
+              help="Processes that review finished games for the browser's Review page (default: every "
+                   "core but one).")
 @_limit_options
 def serve(host: str, port: int, db_url: str | None, node_id: str | None, advertise_url: str | None,
           lease_seconds: float, forwarded_allow_ips: str = "127.0.0.1", gc_sweep_seconds: float = 900.0,
           no_limits: bool = False, ws_compression: str = "fast", bot_delay: float = 0.6,
-          log_level: str = "info", log_format: str = "text", **limit_values: Any) -> None:
+          log_level: str = "info", log_format: str = "text", review_workers: int | None = None,
+          **limit_values: Any) -> None:
     """Serve tables in the browser: open http://HOST:PORT/ and share a table's link.
 
     Every check comes before the server says it runs: the port, whether it is free, the
@@ -160,7 +164,7 @@ def serve(host: str, port: int, db_url: str | None, node_id: str | None, adverti
     run_server(sock, storage, host=host, node_id=node_id, advertise_url=advertise_url,
                lease_seconds=lease_seconds, forwarded_allow_ips=forwarded_allow_ips,
                gc_sweep_seconds=gc_sweep_seconds, limits=limits, ws_compression=ws_compression,
-               bot_delay=bot_delay)
+               bot_delay=bot_delay, review_workers=review_workers)
 
 
 def check_db_url(db_url: str | None) -> str:
@@ -230,7 +234,8 @@ def open_storage(url: str, node_id: str | None, advertise_url: str | None, lease
 
 def run_server(sock: socket.socket, storage: Any, *, host: str, node_id: str | None,
                advertise_url: str | None, lease_seconds: float, forwarded_allow_ips: str,
-               gc_sweep_seconds: float, limits: Any, ws_compression: str, bot_delay: float) -> None:
+               gc_sweep_seconds: float, limits: Any, ws_compression: str, bot_delay: float,
+               review_workers: int | None = None) -> None:
     """uvicorn on the bound socket; the banner once it serves; exit 1 if it could not start."""
     import uvicorn
 
@@ -243,7 +248,8 @@ def run_server(sock: socket.socket, storage: Any, *, host: str, node_id: str | N
         f"[{host}]" if ":" in host else host)
     address = f"http://{shown}:{port}/"
     app = create_app(storage=storage, node=node_id, advertise_url=advertise_url, lease_seconds=lease_seconds,
-                     limits=limits, gc_sweep_seconds=gc_sweep_seconds, bot_delay=bot_delay)
+                     limits=limits, gc_sweep_seconds=gc_sweep_seconds, bot_delay=bot_delay,
+                     review_workers=review_workers)
     # the protocol layer refuses a bigger websocket frame before buffering it (close 1009)
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False, proxy_headers=True,
                             forwarded_allow_ips=forwarded_allow_ips,

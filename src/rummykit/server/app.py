@@ -28,6 +28,7 @@ from .gcpolicy import quiet_gc
 from .limits import CLOSED, FLOOD, FLOODING, OVERSIZE, BodyLimit, Bucket, Inbox, Limits, PerIP, client_ip
 from .observe import Observer, Watch
 from .replay import Replays
+from .reviews import Busy, Reviews
 from .storage import Storage
 from .tables import BOT_LEVELS, OVERFLOW, Conn, Hub, Refused, Table
 from .wire import LogCursor
@@ -218,7 +219,8 @@ def ruleset_options(variant: Variant) -> list[dict[str, Any]]:
 def create_app(db_url: str | None = None, *, static_dir: str | Path | None = None, node: str | None = None,
                advertise_url: str | None = None, lease_seconds: float = 10.0,
                limits: Limits | None = None, gc_sweep_seconds: float | None = None,
-               storage: Storage | None = None, bot_delay: float = 0.6) -> FastAPI:
+               storage: Storage | None = None, bot_delay: float = 0.6,
+               review_workers: int | None = None, review_settings: dict[str, Any] | None = None) -> FastAPI:
     """The server app on the database at ``db_url`` (SQLite in the user's data folder by default),
     or on ``storage`` already open (rummykit serve opens it first, to say at once when the
     database cannot be used).  With ``node`` it is one of several processes on one database,
@@ -226,11 +228,14 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
     clients (limits.py; the defaults when None).  ``gc_sweep_seconds``: the process's garbage
     collection kept off the tables' backs (gcpolicy.py; rummykit serve sets it), a full sweep
     this often.  ``bot_delay``: the bots' pace at a table whose creator gives none.  Its log
-    and metrics (``GET /metrics``): observe.py."""
+    and metrics (``GET /metrics``): observe.py.  ``review_workers``: processes for the reviews
+    of finished games (every core but one by default); ``review_settings``: the reviews'
+    (samples, horizon, ...: see rummykit.review)."""
     static = Path(static_dir) if static_dir is not None else STATIC
     limits = limits if limits is not None else Limits()
     per_ip = PerIP(limits)
     holder: dict[str, Any] = {}
+    reviews = Reviews(review_workers, **(review_settings or {}))
     if node is not None and not advertise_url:
         raise ValueError("a cluster node needs the URL the other processes reach it at (advertise_url)")
     observe = Observer(node=node)
@@ -267,6 +272,7 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
             if "cluster" in holder:
                 await holder.pop("cluster").stop()
             hub.stop()
+            reviews.stop()
             store.close()
             log.info("stopped", extra={"event": "stop"})
 
@@ -406,6 +412,40 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
             return _err(404, str(e))
         return JSONResponse(got | {"seats": [s.public() for s in t.seats]})
 
+    @app.get("/api/tables/{tid}/review")
+    async def review_of(tid: str, request: Request) -> Response:
+        """A finished game's review of one seat (``?seat=S``, from 0): the seat's decisions
+        judged on what it saw then (see rummykit.review). While the game goes on, a seated
+        player may review its own finished deals (``&token=`` its seat's token). Computed once,
+        in worker processes: 202 with the progress while it works, 200 with the review when
+        done."""
+        t = find(tid)
+        if t is None:
+            return _err(404, f"no table {tid!r}")
+        n = t.game.n
+        raw = request.query_params.get("seat", "")
+        if not raw.isdigit() or not 0 <= int(raw) < n:
+            raise Invalid(f"seat must be a seat of this table, 0-{n - 1}, not {raw!r}")
+        seat = int(raw)
+        deals = len(t.game.history)
+        if t.status != "over":
+            token = request.query_params.get("token")
+            if token is None or t.seat_for_token(token) != seat:
+                return _err(409, "a game is reviewed once it is over (until then, each player may review "
+                                 "their own finished deals)")
+            if not deals:
+                return _err(409, "no deal of this game is finished yet: there is nothing to review")
+        try:
+            job, ahead = reviews.get((t.id, seat, deals), t.game.record)
+        except Busy as e:
+            return JSONResponse({"detail": str(e)}, status_code=503, headers={"Retry-After": "30"})
+        body = job.public(ahead) | {"seat": seat, "seats": [s.public() for s in t.seats]}
+        if job.status == "failed":
+            return JSONResponse(body | {"detail": job.error}, status_code=500)
+        if job.status != "done":
+            return JSONResponse(body, status_code=202)
+        return JSONResponse(body | {"review": job.result})
+
     @app.get("/api/rulesets")
     async def rulesets() -> dict[str, Any]:
         out = []
@@ -536,6 +576,10 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
 
     @app.get("/t/{tid}")
     async def table_page(tid: str) -> Response:
+        return index()
+
+    @app.get("/t/{tid}/review")
+    async def review_page(tid: str) -> Response:
         return index()
 
     @app.get("/stats/{name}")

@@ -1,5 +1,6 @@
 /* rummykit browser app: the router. "/" is the lobby, "/stats/NAME" a player's stats,
-   "/t/ID" a table (add "?replay=STEP" to replay a finished one); anything else is the
+   "/t/ID" a table (add "?replay=STEP" to replay a finished one), "/t/ID/review?seat=S" the
+   review of a finished game for one seat; anything else is the
    friendly "no such page". Also the page-wide bits: the tab's title and icon, the sound,
    the look (four-colour cards). */
 "use strict";
@@ -12,6 +13,7 @@
     RK.Lobby.stop();
     RK.Table.stop();
     RK.Replay.stop();
+    RK.Review.stop();
   }
 
   RK.notFound = function notFound(el, why) {
@@ -26,10 +28,13 @@
     stopAll();
     const params = new URLSearchParams(location.search);
     const m = /^\/t\/([\w-]+)\/?$/.exec(location.pathname);
+    const rv = /^\/t\/([\w-]+)\/review\/?$/.exec(location.pathname);
     const st = /^\/stats\/([^/]*)\/?$/.exec(location.pathname);
     document.getElementById("conn").textContent = "";
     if (m) {
       RK.Table.show(main, m[1], params);
+    } else if (rv) {
+      RK.Review.show(main, rv[1], params);
     } else if (st || (location.pathname === "/" && params.has("stats"))) {
       document.title = "rummykit: stats";
       RK.Lobby.showStats(main, (st ? decodeURIComponent(st[1]) : params.get("stats")).trim());

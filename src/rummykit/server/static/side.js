@@ -256,12 +256,14 @@ RK.Side = (function () {
       if (next) btns.push(h("a.button.primary", { href: `/t/${next}` }, "Go to the new table"));
       else if (seated) btns.push(h("button#rematch.primary", { type: "button", onclick: () => rematch(A) }, "Play again with the same people"));
       btns.push(h("a.button", { href: `/t/${A.T.id}?replay=0` }, "Replay the game"));
+      if (seated) btns.push(h("a.button", { href: `/t/${A.T.id}/review?seat=${m.seat}` }, "Review my game"));
       btns.push(h("button", { type: "button", onclick: () => closeResult() }, "Close"));
     } else {
       const p = m.pause;
       if (p && fresh) kids.push(h("p.small", null, "The next deal starts in ", h("span.countdown", { dataset: { deadline: p.until } },
         `${RK.secondsLeft(p.until, A.T.offset)} s`), " or when everyone is ready."));
       btns.push(h("button#next-deal.primary", { type: "button", onclick: () => A.ready() }, fresh ? "Next deal" : "Close"));
+      if (seated) btns.push(h("a.button", { href: `/t/${A.T.id}/review?seat=${m.seat}`, target: "_blank", rel: "noopener" }, "Review my deals so far"));
     }
     kids.push(h("div.btnrow", null, btns));
     const d = dialog("result-dlg", over ? "The game is over" : `Deal ${r.round} result`, kids, () => { if (!over && fresh) A.sendMsg({ type: "ready" }); });
