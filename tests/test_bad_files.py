@@ -387,7 +387,7 @@ FLIPPED: dict[str, tuple[Callable[[Path], None], str]] = {
     "flipped-bytes-in-a-tables-name": (lambda p: _flip(p, b"CREATE TABLE games", 14, 0xE9), "damaged"),
     "flipped-bytes-in-a-players-name": (lambda p: _flip(p, b"Ann", 1, 0xFF), "not UTF-8"),
     "flipped-bytes-in-a-set-up": (lambda p: _flip(p, b'"ruleset": "basic"', 9, ord(";")), "damaged"),
-    "flipped-bytes-in-an-action": (lambda p: _flip(p, b"discard 6H", 2, 0xC0), "not UTF-8"),
+    "flipped-bytes-in-an-action": (lambda p: _flip(p, b"discard ", 2, 0xC0), "not UTF-8"),
     "flipped-bytes-in-a-page-header": (lambda p: _flip_page(p, 2, 0, 0xFF), "damaged"),
     "flipped-bytes-in-a-cell-pointer": (lambda p: _flip_page(p, 2, 8, 0xFF), "damaged"),
     "flipped-bytes-in-the-page-size": (lambda p: _flip(p, b"SQLite format 3\x00", 16, 0x03), "damaged"),
