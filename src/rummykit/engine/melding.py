@@ -26,6 +26,15 @@ from .flow import (
     went_out,
     whole_hand_round,
 )
+from .going_down import (
+    completable,
+    laid_toward,
+    open_parts,
+    solve,
+    step_options,
+    why_not_end,
+    why_not_leave,
+)
 from .state import Phase, Setup, State
 
 
@@ -63,6 +72,8 @@ def why_not_meld(setup: Setup, st: State, seat: int) -> str | None:
         if not st.down[seat]:
             return None
         mode = sp.after_contract_melds
+        if sp.contract_count == "at_least" and st.down_turn[seat] == st.turn_index:
+            return None  # (more melds than the contract asks for may go down with it)
         if mode == "none":
             return "After the contract you may only lay off, not lay down new melds"
         if mode == "later_turns" and st.down_turn[seat] == st.turn_index:
@@ -107,67 +118,7 @@ def why_not_swap(setup: Setup, st: State, seat: int) -> str | None:
     return None
 
 
-def why_not_leave(setup: Setup, st: State, seat: int, cards: Sequence[Card],
-                  melds: Sequence[Reading] = (), onto: LayOff | None = None) -> str | None:
-    """Why playing ``cards`` from hand (as new ``melds``, or laid off ``onto`` a meld)
-    would leave an illegal position, or None."""
-    hand = st.hands[seat]
-    left = len(hand) - len(cards)
-    sp = setup.spec
-    if left == 1 and not sp.go_out_by_discard and not sp.no_playable_discard:
-        last = _last_card(hand, cards)
-        if not _fits_after(setup, st, last, melds, onto):
-            return (f"That would leave you only {last}, which you could neither play nor discard "
-                    f"(in this game you go out only by playing every card)")
-    whole = whole_hand_round(setup, st)
-    if left == 0:
-        if not sp.go_out_without_discard and not whole:
-            return "You must keep a card to discard: in this game you go out by discarding"
-        return None
-    if whole and contract_needed(setup, st, seat):
-        return f"In this deal the contract — {contract_text(setup, st)} — must use every card in your hand"
-    if left == 1 and sp.no_discard_of_taken_card and st.taken is not None:
-        last = _last_card(hand, cards)
-        if last == st.taken:
-            return (f"That would leave only {last}, the card you took from the discard pile, "
-                    f"which you may not discard this turn")
-    return None
-
-
-def _last_card(hand: Sequence[Card], cards: Sequence[Card]) -> Card:
-    rest = Counter(hand)
-    rest.subtract(cards)
-    return next(c for c, k in rest.items() if k > 0)
-
-
-def _fits_after(setup: Setup, st: State, c: Card, melds: Sequence[Reading], onto: LayOff | None) -> bool:
-    """Whether ``c`` could be laid off once ``melds`` are down or ``onto`` is done."""
-    rules = st.rules
-    assert rules is not None
-    for i, m in enumerate(st.table):
-        if onto is not None and onto.meld == i:
-            m = m.copy()
-            m.add(onto.card, onto.meaning, rules)
-        if m.layoff_meanings(c, rules):
-            return True
-    limited = setup.spec.wild_limit_on_layoffs
-    return any(TableMeld.from_reading(rd, 0, rules, limited).layoff_meanings(c, rules) for rd in melds)
-
-
 # ------------------------------------------------------------------ melds
-
-
-def best_contract(setup: Setup, st: State, hand: Sequence[int]) -> list[Reading] | None:
-    """The solver's best contract arrangement for ``hand``: a function of the hand
-    alone (no memo of earlier questions), so one position always offers one meld."""
-    key = tuple(sorted(hand))
-    cache = st.contract_cache
-    if key in cache:
-        return cache[key]
-    assert st.solver is not None
-    got = st.solver.solve(contract(setup, st), hand, whole_hand=whole_hand_round(setup, st))
-    cache[key] = got
-    return got
 
 
 def meld_options(setup: Setup, st: State, seat: int) -> list[Action]:
@@ -178,19 +129,7 @@ def meld_options(setup: Setup, st: State, seat: int) -> list[Action]:
     rules = st.rules
     assert rules is not None and st.solver is not None
     if contract_needed(setup, st, seat):
-        best = best_contract(setup, st, hand)
-        if best is None:
-            return []
-        offers: list[Action] = []
-        first = _allowed_meld(setup, st, seat, best)
-        if first is None:
-            first = _contract_keeping_back(setup, st, seat)
-        if first is not None:
-            offers.append(first)
-        natural = _contract_of_naturals(setup, st, seat)
-        if natural is not None and natural not in offers:
-            offers.append(natural)
-        return offers
+        return step_options(setup, st, seat)  # (the contract, laid meld by meld)
     if not sp.contracts and st.round_no in sp.whole_hand_meld_deals and not st.down[seat]:
         return _whole_hand_options(setup, st, seat)
     out: list[Action] = []
@@ -238,66 +177,6 @@ def _wild_choices(rd: Reading, hand: Sequence[Card], wilds: Sequence[Card]) -> l
         else:
             out.append(Reading(rd.kind, tuple(sorted(cards)), rank=rd.rank))
     return out
-
-
-def _contract_of_naturals(setup: Setup, st: State, seat: int) -> Meld | None:
-    """Where lay-offs may follow at once (layoff_on_contract_turn), the best contract of the
-    natural cards alone, the wild cards kept for the lay-offs: the least-penalty arrangement
-    puts wilds into the contract, and the naturals it leaves may fit nowhere (combination: a
-    meld holds no more wilds than naturals, a lay-off any, so 6D-9D / 7D-TD then TD JK JK
-    laid off goes out; JK=7D JK=8D 9D TD / 7D-TD leaves 6D 7D 8D 9D TD that cannot).  None
-    when the hand holds no wild card, in a whole-hand deal, or when it is no different."""
-    sp = setup.spec
-    rules = st.rules
-    assert rules is not None
-    if not sp.layoff_on_contract_turn or whole_hand_round(setup, st):
-        return None
-    hand = st.hands[seat]
-    naturals = [c for c in hand if not rules.is_wild(c)]
-    if len(naturals) == len(hand):
-        return None
-    got = best_contract(setup, st, naturals)  # (kept for the deal, like the best)
-    return None if got is None else _allowed_meld(setup, st, seat, got)
-
-
-def _allowed_meld(setup: Setup, st: State, seat: int, readings: Sequence[Reading]) -> Meld | None:
-    """The meld action of ``readings``, if laying them down leaves a position the rules allow."""
-    rules = st.rules
-    assert rules is not None
-    act = Meld(tuple(rd.items(rules) for rd in readings))
-    return act if why_not_leave(setup, st, seat, act.cards(), readings) is None else None
-
-
-def _contract_keeping_back(setup: Setup, st: State, seat: int) -> Meld | None:
-    """When the best contract arrangement leaves a position the rules forbid (shanghai-powe:
-    one last card that can be neither played nor discarded; a discard needed to go out; the
-    taken card alone to discard), the best one that keeps one card back, else two, from
-    the melds and leaves an allowed position: the least penalty left, then the lowest
-    cards kept (a function of the hand alone, like the best)."""
-    hand = st.hands[seat]
-    if whole_hand_round(setup, st):
-        return None  # (the whole hand is melded: nothing is kept back)
-    values = setup.values
-    held = sum(values[c] for c in hand)
-    faces = sorted(set(hand))
-    aside_sets: list[tuple[Card, ...]] = [(c,) for c in faces]
-    pairs = [(a, b) for i, a in enumerate(faces) for b in faces[i:] if a != b or hand.count(a) > 1]
-    for batch in (aside_sets, pairs):
-        found: tuple[int, tuple[Card, ...], Meld] | None = None
-        for aside in batch:
-            rest = list(hand)
-            for c in aside:
-                rest.remove(c)
-            got = best_contract(setup, st, rest)  # (kept for the deal, like the best)
-            act = None if got is None else _allowed_meld(setup, st, seat, got)
-            if act is None:
-                continue
-            left = held - sum(values[c] for c in act.cards())
-            if found is None or (left, aside) < (found[0], found[1]):
-                found = (left, aside, act)
-        if found is not None:
-            return found[2]
-    return None
 
 
 def _whole_hand_options(setup: Setup, st: State, seat: int) -> list[Action]:
@@ -367,66 +246,156 @@ def verify_meld(setup: Setup, st: State, seat: int, a: Meld) -> list[Reading]:
     if missing:
         raise IllegalActionError(f"You do not hold {format_cards(sorted(missing))}")
     sp = setup.spec
-    solver = st.solver
-    assert solver is not None
     if contract_needed(setup, st, seat):
-        options = _resolve(setup, st, a, contract=True)
-        whole = whole_hand_round(setup, st)
-        con = contract(setup, st)
-        got = solver.meets(con, options, whole_hand=whole)
-        for i, rds in enumerate(options):
-            if got is None or len(rds) < 2:
-                continue
-            # the wilds of this meld read several ways: which ones meet the contract?
-            fits = [rd for rd in rds if solver.meets(con, options[:i] + [[rd]] + options[i + 1:],
-                                                      whole_hand=whole)]
-            # readings where every card stands for the same thing (a 13-card run read A-K or 2-A) are one meld
-            if len({_meanings(rd) for rd in fits}) > 1:
-                raise IllegalActionError("Say what the wild cards stand for; the legal readings are: "
-                                         + "; ".join(_reading_text(st, rd) for rd in fits[:6]))
-        if got is None:
-            raise IllegalActionError(
-                f"That is not the contract: you must lay down "
-                f"{'at least' if sp.contract_count == 'at_least' else 'exactly'} {contract_text(setup, st)}"
-                + (" (each meld exactly that size)" if sp.contract_sizes == "exact" and not whole else ""))
-        readings = got
-    else:
-        whole_meld = not sp.contracts and st.round_no in sp.whole_hand_meld_deals and not st.down[seat]
-        if len(a.melds) > 1 and not whole_meld:
-            raise IllegalActionError("Lay down one meld at a time")
-        readings = []
-        for rds in _resolve(setup, st, a, contract=False):
-            if len(rds) > 1:
-                alts = "; ".join(_reading_text(st, rd) for rd in rds[:6])
-                raise IllegalActionError(f"Say what the wild cards stand for; the legal readings are: {alts}")
-            readings.append(rds[0])
-        if whole_meld and len(st.hands[seat]) - len(cards) > 1:
-            raise IllegalActionError(
-                "In this deal you may meld only when you can lay down your whole hand at once")
+        return _verify_contract_melds(setup, st, seat, a)
+    whole_meld = not sp.contracts and st.round_no in sp.whole_hand_meld_deals and not st.down[seat]
+    if len(a.melds) > 1 and not whole_meld:
+        raise IllegalActionError("Lay down one meld at a time")
+    readings = []
+    for rds in _resolve(setup, st, a, contract=False):
+        if len(rds) > 1:
+            alts = "; ".join(_reading_text(st, rd) for rd in rds[:6])
+            raise IllegalActionError(f"Say what the wild cards stand for; the legal readings are: {alts}")
+        readings.append(rds[0])
+    if whole_meld and len(st.hands[seat]) - len(cards) > 1:
+        raise IllegalActionError(
+            "In this deal you may meld only when you can lay down your whole hand at once")
     why = why_not_leave(setup, st, seat, cards, readings)
     if why:
         raise IllegalActionError(why)
     return readings
 
 
+def _not_the_contract(setup: Setup, st: State) -> str:
+    sp = setup.spec
+    whole = whole_hand_round(setup, st)
+    return (f"That is not the contract: you must lay down "
+            f"{'at least' if sp.contract_count == 'at_least' else 'exactly'} {contract_text(setup, st)}"
+            + (" (each meld exactly that size)" if sp.contract_sizes == "exact" and not whole else ""))
+
+
+def _verify_contract_melds(setup: Setup, st: State, seat: int, a: Meld) -> list[Reading]:
+    """A seat not yet down: one meld is the next step of its contract; several at once
+    are the same steps, judged together when they complete the contract (as a contract
+    was always judged: their wilds read as the whole asks), else one after another."""
+    options = _resolve(setup, st, a, contract=True)
+    laid = laid_toward(setup, st, seat)
+    if len(options) == 1:
+        return [_verify_step(setup, st, seat, laid, options[0])]
+    solver = st.solver
+    assert solver is not None
+    whole = whole_hand_round(setup, st)
+    con = contract(setup, st)
+    fixed: list[list[Reading]] = [[rd] for rd in laid]
+    got = solver.meets(con, fixed + options, whole_hand=whole)
+    if got is None:
+        if len(laid) + len(options) < len(con):
+            return _verify_steps(setup, st, seat, options)
+        raise IllegalActionError(_not_the_contract(setup, st))
+    k = len(fixed)
+    for i, rds in enumerate(options):
+        if len(rds) < 2:
+            continue
+        # the wilds of this meld read several ways: which ones meet the contract?
+        fits = [rd for rd in rds
+                if solver.meets(con, fixed + options[:i] + [[rd]] + options[i + 1:], whole_hand=whole)]
+        # readings where every card stands for the same thing (a 13-card run read A-K or 2-A) are one meld
+        if len({_meanings(rd) for rd in fits}) > 1:
+            raise IllegalActionError("Say what the wild cards stand for; the legal readings are: "
+                                     + "; ".join(_reading_text(st, rd) for rd in fits[:6]))
+    readings = got[k:]
+    why = why_not_leave(setup, st, seat, a.cards(), readings)
+    if why:
+        raise IllegalActionError(why)
+    return readings
+
+
+def _verify_steps(setup: Setup, st: State, seat: int, options: list[list[Reading]]) -> list[Reading]:
+    """Several melds that do not complete the contract: each the next step, in order
+    (judged on a copy of the position, so nothing changes if one is refused)."""
+    sim = st.copy()
+    out = []
+    for i, rds in enumerate(options):
+        try:
+            rd = _verify_step(setup, sim, seat, laid_toward(setup, sim, seat), rds)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"Meld {i + 1} ({format_cards(rds[0].cards)}): {e}") from None
+        _place(setup, sim, seat, rd)
+        out.append(rd)
+    return out
+
+
+def _verify_step(setup: Setup, st: State, seat: int, laid: list[Reading], rds: list[Reading]) -> Reading:
+    """The reading of one meld laid as the next step of the contract (``rds``: its readings):
+    one after which the rest can still be made, in a way the turn may end from."""
+    fits = [rd for rd in rds if completable(setup, st, seat, laid, rd)]
+    if not fits:
+        parts = [p for rd in rds for p in open_parts(setup, st, [*laid, rd])]
+        if not parts:
+            raise IllegalActionError(_not_the_contract(setup, st) if not laid else
+                                     f"{format_cards(rds[0].cards)} is no meld the rest of the contract "
+                                     f"asks for: you must lay down {contract_text(setup, st)}")
+        if () in parts:
+            rd = rds[0]
+            rest = list(st.hands[seat])
+            for c in rd.cards:
+                rest.remove(c)
+            why = why_not_end(setup, st, seat, rest, (rd,))
+            if why:
+                raise IllegalActionError(why)
+        rest = list(st.hands[seat])
+        for c in rds[0].cards:
+            rest.remove(c)
+        whole = whole_hand_round(setup, st)
+        makeable = any(solve(setup, st, p, rest, whole, [*laid, rd]) is not None
+                       for rd in rds for p in open_parts(setup, st, [*laid, rd]) if p)
+        raise IllegalActionError(
+            f"After {format_cards(rds[0].cards)} the rest of the contract — {contract_text(setup, st)} — "
+            f"could not be made from the cards left" + (" in a way your turn could end" if makeable else ""))
+    # readings where every card stands for the same thing (a 13-card run read A-K or 2-A) are one meld
+    if len({_meanings(rd) for rd in fits}) > 1:
+        raise IllegalActionError("Say what the wild cards stand for; the legal readings are: "
+                                 + "; ".join(_reading_text(st, rd) for rd in fits[:6]))
+    return fits[0]
+
+
+def _place(setup: Setup, st: State, seat: int, rd: Reading) -> None:
+    """``rd``'s cards from ``seat``'s hand onto the table, a meld of its own."""
+    rules = st.rules
+    assert rules is not None
+    hand = st.hands[seat]
+    for c in rd.cards:
+        hand.remove(c)
+        forget(st, seat, c)
+        if c in st.pending:
+            st.pending.remove(c)
+    st.table.append(TableMeld.from_reading(rd, seat, rules, setup.spec.wild_limit_on_layoffs))
+
+
+def _listed_readings(st: State, a: Meld, contract_meld: bool) -> list[Reading]:
+    """The readings of a listed meld action (every wild's meaning given: one reading)."""
+    rules = st.rules
+    assert rules is not None
+    if contract_meld:
+        return [reading_from_items(g, rules, min_set=2, min_run=2, pair=True)[0] for g in a.melds]
+    return [reading_from_items(g, rules)[0] for g in a.melds]
+
+
 def apply_meld(setup: Setup, st: State, a: Action, check: bool) -> Action:
     assert isinstance(a, Meld)
     when_table_play(setup, st, meld=True)
     seat = st.current
-    readings = verify_meld(setup, st, seat, a)
+    contract_meld = contract_needed(setup, st, seat)
+    readings = verify_meld(setup, st, seat, a) if check else _listed_readings(st, a, contract_meld)
     hand = st.hands[seat]
     rules = st.rules
     assert rules is not None
-    contract_meld = contract_needed(setup, st, seat)
-    limited = setup.spec.wild_limit_on_layoffs
+    earlier = len(laid_toward(setup, st, seat)) if contract_meld else 0
     for rd in readings:
-        for c in rd.cards:
-            hand.remove(c)
-            forget(st, seat, c)
-            if c in st.pending:
-                st.pending.remove(c)
-        st.table.append(TableMeld.from_reading(rd, seat, rules, limited))
-    if not st.down[seat]:
+        _place(setup, st, seat, rd)
+    # (every meld laid toward the contract is one of its parts: it is met with the last)
+    met = not contract_meld or earlier + len(readings) >= len(contract(setup, st))
+    if met and not st.down[seat]:
         st.down[seat] = True
         st.down_turn[seat] = st.turn_index
     st.melds_this_turn += len(readings)
@@ -434,9 +403,17 @@ def apply_meld(setup: Setup, st: State, a: Action, check: bool) -> Action:
     first = len(st.table) - len(readings) + 1
     desc = "; ".join(f"#{first + i} {format_cards(rd.cards)} ({rd.describe()})"
                      for i, rd in enumerate(readings))
-    event(st, seat, "meld",
-          f"{seat_name(seat)} {'met the contract with' if contract_meld else 'melded'} {desc}",
-          melds=[[str(c) for c in rd.cards] for rd in readings], contract=contract_meld)
+    name = seat_name(seat)
+    if not contract_meld:
+        text = f"{name} melded {desc}"
+    elif not met:
+        text = f"{name} laid {desc} toward the contract"
+    elif earlier:
+        text = f"{name} laid {desc} and met the contract"
+    else:
+        text = f"{name} met the contract with {desc}"
+    event(st, seat, "meld", text, melds=[[str(c) for c in rd.cards] for rd in readings],
+          contract=contract_meld)
     canon = Meld(tuple(rd.items(rules) for rd in readings))
     if not hand:
         went_out(setup, st, seat)

@@ -118,7 +118,7 @@ class State:
     skip_draw: bool = False  # the starter's extra card: no draw on the first turn
 
     # -- derived, per round: answers that depend on the round's facts alone (shared by copies)
-    contract_cache: dict[tuple[int, ...], list[Reading] | None] = field(default_factory=dict)
+    contract_cache: dict[bytes, list[Reading] | None] = field(default_factory=dict)  # (going_down.solve)
     contract_words: tuple[int, str] | None = None  # (the deal's number, its contract in words)
     buy_cap: tuple[int, int | None] | None = None  # (the deal's number, buys a seat may make, or None)
     wh_solver: Solver | None = None
