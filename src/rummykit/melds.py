@@ -44,15 +44,37 @@ def rebuild_recipe(obj: Any) -> tuple[Any, ...]:
     return (_rebuilt, (type(obj), {f.name: getattr(obj, f.name) for f in fields(obj)}))
 
 
-@dataclass(frozen=True, slots=True)
-class Component:
-    """One meld a contract asks for: ``kind`` is set, run, pair or meld (set or run)."""
+KIND_CODES = {"set": 1, "run": 2, "pair": 3, "meld": 4}
 
-    kind: str
-    size: int
+
+class Component:
+    """One meld a contract asks for: ``kind`` is set, run, pair or meld (set or run).  A
+    value (equal and hashed by its fields; read-only where compiled), a plain class for the
+    reason :class:`Reading` is: the solver hashes it at every solve."""
+
+    def __init__(self, kind: str, size: int) -> None:
+        self.kind: Final = kind
+        self.size: Final = size
+        self.code: Final = KIND_CODES[kind] * 1000 + size  # (kind, size) as one int
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Component):
+            return NotImplemented
+        return self.code == other.code
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Component):
+            return NotImplemented
+        return self.code != other.code
+
+    def __hash__(self) -> int:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Component(kind={self.kind!r}, size={self.size!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild_recipe(self)
+        return (Component, (self.kind, self.size))
 
 
 @mypyc_attr(native_class=False)  # compiled with mypyc, an int subclass is a plain class

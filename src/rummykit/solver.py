@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from . import solver_runs
 from .cards import CARDS, JOKER_CODE, NUM_FACES, Card
-from .melds import Component, MeldRules, Reading, readings, rebuild_recipe
+from .melds import KIND_CODES, Component, MeldRules, Reading, readings, rebuild_recipe
 
 TWOS = (1, 14, 27, 40)
 
@@ -114,7 +114,7 @@ class Solver:
         self._by_comps: dict[int, tuple[Sequence[Component], Plan, dict[bytes, int],
                                         dict[bytes, dict[int, int]]]] = {}
         self._cache: dict[tuple[object, ...], list[Skel]] = {}
-        self._parts: dict[bytes, list[tuple[Component, ...]]] = {}  # parts_left's answers
+        self._parts: dict[tuple[int, ...], list[tuple[Component, ...]]] = {}  # parts_left's answers
         # the positions (bits) where each rank may sit in a run
         self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
         self._partner_masks: dict[tuple[bool, int], tuple[list[int], list[bool]]] = {}
@@ -788,14 +788,14 @@ class Solver:
         (``exact``: each meld exactly its size); [] when they cannot stand as melds of the
         contract together (an empty tuple in it: the contract is met).  Remembered: a
         question asked for every meld a seat might lay."""
-        key = bytearray((int(exact),))
+        key = [int(exact)]  # (plain ints: a tuple of them is left alone by the collector)
         for c in comps:
-            key += bytes((_KIND_CODE[c.kind], c.size))
-        key.append(255)
+            key.append(c.code)
+        key.append(-1)
         for rd in laid:
-            key += bytes((_KIND_CODE[rd.kind], rd.suit + 1, rd.lo, len(rd.cards), rd.rank))
+            key.append(meld_code(rd))
         memo = self._parts
-        k = bytes(key)
+        k = tuple(key)
         got = memo.get(k)
         if got is None:
             if len(memo) >= 50_000:
@@ -832,7 +832,10 @@ class Solver:
         return list(picked) if _assign(0, options, slots, [False] * n, picked, cr, exact) else None
 
 
-_KIND_CODE = {"set": 1, "run": 2, "pair": 3, "meld": 4}
+def meld_code(rd: Reading) -> int:
+    """What of a meld decides which parts of a contract it may be and which melds it may
+    stand beside (its kind, suit, first position, length and rank), as one int."""
+    return (((KIND_CODES[rd.kind] * 8 + rd.suit + 1) * 32 + rd.lo) * 64 + len(rd.cards)) * 16 + rd.rank
 
 
 def _parts_left(comps: Sequence[Component], laid: Sequence[Reading], cr: ContractRules,

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..cards import Card, format_cards, make_pack, sorted_cards
+from ..melds import Component
 from ..rules.spec import describe_contract
 from .events import NESTED, Event, frozen
 from .scoring import hand_value, number, score_round, settlement
@@ -166,8 +167,14 @@ def forget(st: State, seat: int, c: Card) -> None:
         st.known[seat] = k[:i] + k[i + 1:]
 
 
-def contract(setup: Setup, st: State) -> tuple[Any, ...]:
-    return setup.spec.contract(st.round_no) if setup.spec.contracts else ()
+def contract(setup: Setup, st: State) -> tuple[Component, ...]:
+    """The deal's contract, its parts (kept for the deal, beside its number: the engine
+    asks at every meld it judges)."""
+    memo = st.contract_parts
+    if memo is None or memo[0] != st.round_no:
+        parts = setup.spec.contract(st.round_no) if setup.spec.contracts else ()
+        memo = st.contract_parts = (st.round_no, parts)
+    return memo[1]
 
 
 def whole_hand_round(setup: Setup, st: State) -> bool:

@@ -40,14 +40,12 @@ from collections.abc import Sequence
 from itertools import permutations
 
 from ..cards import CARDS, NUM_FACES, Card
-from ..melds import Reading, TableMeld
+from ..melds import KIND_CODES, Reading, TableMeld
 from ..rules.spec import Component
-from ..solver import ContractRules, Skel, fits_component, stand_together
+from ..solver import ContractRules, Skel, fits_component, meld_code, stand_together
 from .actions import Action, LayOff, Meld
 from .flow import contract, contract_needed, contract_text, whole_hand_round
 from .state import Setup, State
-
-KIND_CODE = {"set": 1, "run": 2, "pair": 3, "meld": 4}
 
 # ------------------------------------------------------------------ the end of a turn
 
@@ -157,20 +155,18 @@ def open_parts(setup: Setup, st: State, laid: Sequence[Reading]) -> list[tuple[C
 
 
 def _code(comps: Sequence[Component], hand: Sequence[int], whole: bool,
-          beside: Sequence[Reading], first: bool) -> bytes:
-    """A solve's question as bytes (a cache keyed by tuples of Cards would keep them all
-    tracked by the garbage collector): whole hand and first found, the parts (kind, size),
-    255, the melds beside (kind, suit, first position, length, rank), 254, the hand's cards
-    sorted."""
-    out = bytearray([int(whole) + 2 * int(first)])
+          beside: Sequence[Reading], first: bool) -> tuple[object, ...]:
+    """A solve's question as plain ints and bytes (a cache keyed by tuples of Cards would
+    keep them all tracked by the garbage collector): whole hand and first found, the parts,
+    -1, the melds beside, then the hand's cards sorted."""
+    key: list[object] = [int(whole) + 2 * int(first)]
     for c in comps:
-        out += bytes((KIND_CODE[c.kind], c.size))
-    out.append(255)
+        key.append(c.code)
+    key.append(-1)
     for rd in beside:
-        out += bytes((KIND_CODE[rd.kind], rd.suit + 1, rd.lo, len(rd.cards), rd.rank))
-    out.append(254)
-    out += bytes(sorted(hand))
-    return bytes(out)
+        key.append(meld_code(rd))
+    key.append(bytes(sorted(hand)))
+    return tuple(key)
 
 
 def solve(setup: Setup, st: State, comps: Sequence[Component], hand: Sequence[int],
@@ -238,7 +234,7 @@ class _Steps:
         self.cands: list[Reading] = []
         self.needs: list[list[tuple[int, int]]] = []
         self.sizes: list[int] = []
-        self.after_memo: dict[tuple[int, ...], list[tuple[Component, ...]]] = {}
+        self.after_memo: dict[int, list[tuple[Component, ...]]] = {}
         self.by_comp: dict[Component, list[int]] = {}
         self.chain: list[Reading] = []  # the melds laid and being tried, in order
         self.nodes = 0
@@ -269,7 +265,7 @@ class _Steps:
         out: list[Action] = []
         judged: dict[tuple[int, ...], bool] = {}
         for i, rd in enumerate(cands):
-            key = _shape(rd, True) + tuple(sorted(rd.cards))
+            key = (meld_code(rd), *sorted(rd.cards))
             ok = judged.get(key)
             if ok is None:
                 ok = judged[key] = self.judge(i)
@@ -287,7 +283,12 @@ class _Steps:
                     self.ways.append((parts, rest, _need_all(rest)))
 
     def after(self, rd: Reading) -> list[tuple[Component, ...]]:
-        key = _shape(rd, self.apart)
+        """The parts left once ``rd`` is laid (see :func:`open_parts`): which parts a meld
+        may be depends on its kind and length; whether it may stand beside those laid, on
+        more (asked apart)."""
+        if self.apart and self.laid and not stand_together([*self.laid, rd], self.cr):
+            return []
+        key = KIND_CODES[rd.kind] * 100 + len(rd.cards)
         got = self.after_memo.get(key)
         if got is None:
             got = self.after_memo[key] = open_parts(self.setup, self.st, [*self.laid, rd])
@@ -317,10 +318,9 @@ class _Steps:
                     return True
                 continue
             for wparts, way, need in self.ways:
-                if wparts == parts and self._room(need) and self._beside(way) and self._ends(rd, way):
+                if ((wparts is parts or wparts == parts) and self._room(need) and self._beside(way)
+                        and self._ends(rd, way)):
                     return True
-            if len(parts) > 1 and not self.solver.feasible(self.cnt, parts):
-                continue  # (the cards left lack the wilds the parts would need)
             self.nodes = 0
             found = self._search(list(parts), 0)
             if found == 1:
@@ -397,18 +397,15 @@ class _Steps:
         self.ways.append((parts, way, _need_all(way)))
 
 
-def _shape(rd: Reading, apart: bool) -> tuple[int, ...]:
-    """What of a meld decides which parts of a contract it may be and stand beside."""
-    if apart:
-        return (KIND_CODE[rd.kind], len(rd.cards), rd.suit, rd.lo, rd.rank)
-    return (KIND_CODE[rd.kind], len(rd.cards))
-
-
 def _need(rd: Reading) -> list[tuple[int, int]]:
-    need: dict[int, int] = {}
-    for c in rd.cards:
-        need[c] = need.get(c, 0) + 1
-    return list(need.items())
+    """The faces of ``rd``'s cards, each with its count."""
+    out: list[tuple[int, int]] = []
+    for c in sorted(rd.cards):
+        if out and out[-1][0] == c:
+            out[-1] = (c, out[-1][1] + 1)
+        else:
+            out.append((int(c), 1))
+    return out
 
 
 def _need_all(way: list[Reading]) -> list[tuple[int, int]]:
@@ -473,7 +470,7 @@ def candidates(setup: Setup, st: State, hand: Sequence[Card],
                 cnt[c] += n
             for fill in fills:
                 rd = _reading(sk, fill)
-                key = (KIND_CODE[rd.kind], rd.suit, rd.lo, rd.rank, bytes(rd.cards))
+                key = (KIND_CODES[rd.kind], rd.suit, rd.lo, rd.rank, bytes(rd.cards))
                 if key in seen:
                     continue
                 seen.add(key)
@@ -481,11 +478,14 @@ def candidates(setup: Setup, st: State, hand: Sequence[Card],
     return out
 
 
+_NO_FILL: list[tuple[int, ...]] = [()]  # (read only)
+
+
 def _wild_fills(cnt: list[int], wild_codes: list[int], k: int, ordered: bool) -> list[tuple[int, ...]]:
     """Every choice of ``k`` wild cards from ``cnt`` (each multiset once, in the order of
     ``wild_codes``; ``ordered``: every distinct order of each too)."""
     if k == 0:
-        return [()]
+        return _NO_FILL
     pool = [(c, cnt[c]) for c in wild_codes if cnt[c]]
     out: list[tuple[int, ...]] = []
     _multisets(pool, 0, k, [], out)
