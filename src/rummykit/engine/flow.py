@@ -199,9 +199,7 @@ def contract_needed(setup: Setup, st: State, seat: int) -> bool:
 
 def buy_limit(setup: Setup, st: State) -> int | None:
     """Buys each seat may make this deal (None: no limit); only where there is buying."""
-    b = setup.spec.buying
-    assert b is not None
-    return b.limit_by_round.get(st.round_no, b.limit)
+    return setup.spec.buy_limit(st.round_no)
 
 
 def buy_cap(setup: Setup, st: State) -> int | None:
@@ -426,10 +424,10 @@ def match_over(setup: Setup, st: State) -> bool:
 
 def finish_match(setup: Setup, st: State) -> None:
     sp = setup.spec
-    best = max(st.scores) if sp.scoring == "winner_takes" else min(st.scores)
+    best = max(st.scores) if sp.high_wins else min(st.scores)
     st.winners = [s for s in range(setup.n) if st.scores[s] == best]
     if sp.settlement == "position":  # places from the best score: the lowest, or the highest
-        ranked = st.scores if sp.scoring != "winner_takes" else [-s for s in st.scores]
+        ranked = [-s for s in st.scores] if sp.high_wins else st.scores
         cost = sp.buying.cost if sp.buying is not None else 0
         paid = [cost * sum(r["buys"][s] for r in st.history) for s in range(setup.n)]
         st.settlement = settlement(ranked, st.kitty, paid)

@@ -51,16 +51,18 @@ from .state import Setup, State
 
 
 def why_not_end(setup: Setup, st: State, seat: int, left: Sequence[Card],
-                melds: Sequence[Reading] = (), onto: LayOff | None = None) -> str | None:
+                melds: Sequence[Reading] = (), onto: LayOff | None = None,
+                table: Sequence[TableMeld] | None = None) -> str | None:
     """Why a turn could not end with ``left`` in ``seat``'s hand once ``melds`` are laid
     down (or a card laid ``onto`` a meld), or None: a last card that could be neither
     played nor discarded, a discard needed to go out, a whole-hand deal's card left over,
-    the card taken from the pile as the only discard."""
+    the card taken from the pile as the only discard.  ``table``: the table's melds judged
+    (default: the game's)."""
     n = len(left)
     sp = setup.spec
     if n == 1 and not sp.go_out_by_discard and not sp.no_playable_discard:
         last = left[0]
-        if not fits_after(setup, st, last, melds, onto):
+        if not fits_after(setup, st, last, melds, onto, table):
             return (f"That would leave you only {last}, which you could neither play nor discard "
                     f"(in this game you go out only by playing every card)")
     whole = whole_hand_round(setup, st)
@@ -94,11 +96,13 @@ def take_away(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
     return rest
 
 
-def fits_after(setup: Setup, st: State, c: Card, melds: Sequence[Reading], onto: LayOff | None) -> bool:
-    """Whether ``c`` could be laid off once ``melds`` are down or ``onto`` is done."""
+def fits_after(setup: Setup, st: State, c: Card, melds: Sequence[Reading], onto: LayOff | None,
+               table: Sequence[TableMeld] | None = None) -> bool:
+    """Whether ``c`` could be laid off once ``melds`` are down or ``onto`` is done (on
+    ``table``, default the game's)."""
     rules = st.rules
     assert rules is not None
-    for i, m in enumerate(st.table):
+    for i, m in enumerate(st.table if table is None else table):
         if onto is not None and onto.meld == i:
             m = m.copy()
             m.add(onto.card, onto.meaning, rules)
@@ -455,7 +459,7 @@ def candidates(setup: Setup, st: State, hand: Sequence[Card],
     wild_total = 0
     for c in wild_codes:
         wild_total += cnt[c]
-    orders = setup.spec.swap != "none"  # (whether which wild fills which slot can matter)
+    orders = setup.spec.wild_swaps  # (whether which wild fills which slot can matter)
     seen: set[tuple[object, ...]] = set()  # (a meld's kind, place and cards: each reading once)
     out: list[Reading] = []
     for kind, lo, hi in asks:

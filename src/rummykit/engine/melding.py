@@ -32,6 +32,7 @@ from .going_down import (
     open_parts,
     solve,
     step_options,
+    take_away,
     why_not_end,
     why_not_leave,
 )
@@ -99,21 +100,17 @@ def why_not_layoff(setup: Setup, st: State, seat: int) -> str | None:
     return None
 
 
-# the swap rules that let a player swap on the turn it meets the contract
-SWAP_ON_CONTRACT_TURN = ("to_hand", "table_same_turn")
-
-
 def why_not_swap(setup: Setup, st: State, seat: int) -> str | None:
-    mode = setup.spec.swap
-    if mode == "none":
+    sp = setup.spec
+    if not sp.wild_swaps:
         return "Melded wild cards cannot be taken back in this game"
-    if mode == "to_hand":
-        return None
+    if not sp.swapped_wild_placed:
+        return None  # (the wild goes to the hand: any player, on its turn)
     if not st.down[seat]:
         return "You must meet the contract before swapping for a joker"
-    if mode not in SWAP_ON_CONTRACT_TURN and st.down_turn[seat] == st.turn_index:
+    if not sp.swap_on_contract_turn and st.down_turn[seat] == st.turn_index:
         return "You may swap for a joker only on a turn after the one you met the contract"
-    if mode == "table_same_turn":
+    if sp.swap_on_contract_turn:  # (the wild then goes on the table: so may a lay-off now?)
         return why_not_layoff(setup, st, seat)
     return None
 
@@ -510,7 +507,7 @@ def lay_off(setup: Setup, st: State, seat: int, a: LayOff) -> None:
     st.hands[seat].remove(a.card)
     forget(st, seat, a.card)
     st.table[a.meld].add(a.card, a.meaning, rules)
-    if a.card in st.pending and setup.spec.swap != "new_meld_same_turn":
+    if a.card in st.pending and not setup.spec.swapped_wild_to_new_meld:
         st.pending.remove(a.card)
     st.played_this_turn = True
     event(st, seat, "layoff", f"{seat_name(seat)} laid off {a.card} on meld {a.meld + 1}",
@@ -523,7 +520,7 @@ def lay_off(setup: Setup, st: State, seat: int, a: LayOff) -> None:
 
 
 def swap_options(setup: Setup, st: State, seat: int) -> list[Action]:
-    if setup.spec.swap == "none" or why_not_swap(setup, st, seat) is not None:
+    if not setup.spec.wild_swaps or why_not_swap(setup, st, seat) is not None:
         return []
     have = set(st.hands[seat])
     rules = st.rules
@@ -543,37 +540,32 @@ def swap_options(setup: Setup, st: State, seat: int) -> list[Action]:
 def why_not_follow_up(setup: Setup, st: State, seat: int, act: Swap) -> str | None:
     """A swapped wild that must be laid the same turn needs somewhere to go, and laying it
     there must not leave a position the player cannot end the turn from."""
-    mode = setup.spec.swap
+    sp = setup.spec
     rules = st.rules
     assert rules is not None and st.solver is not None
     m = st.table[act.meld]
     at = m.swappable(rules)[act.card]
     wild = m.cards[at]
-    if mode in ("layoff_same_turn", "table_same_turn"):
-        # judged on the table and the hand as the swap leaves them (the run holds the natural
-        # card and one wild fewer: a one-wild-a-meld rule lets the wild back onto it), then
-        # put back exactly as they were
-        hand = st.hands[seat]
-        before = list(hand)
-        m.cards[at] = act.card
-        m.wilds -= 1
-        hand.remove(act.card)
-        hand.append(wild)
-        try:
-            why = f"The {wild} you would take could not be laid off anywhere this turn"
-            for i, t in enumerate(st.table):
-                for meaning in t.layoff_meanings(wild, rules):
-                    left = why_not_leave(setup, st, seat, [wild], onto=LayOff(wild, i, meaning))
-                    if left is None:
-                        return None
-                    why = (f"If you swapped {act.card} for the {wild} and laid it off, "
-                           f"{left[0].lower()}{left[1:]}")
-            return why
-        finally:
-            m.cards[at] = wild
-            m.wilds += 1
-            hand[:] = before
-    if mode == "new_meld_same_turn":
+    if sp.swapped_wild_placed and not sp.swapped_wild_to_new_meld:
+        # judged on a copy of the table as the swap leaves it (the run holds the natural card
+        # and one wild fewer: a one-wild-a-meld rule lets the wild back onto it); nothing of
+        # the game changes (a bot may be asked on another thread while a person's screen is
+        # drawn from the same game)
+        swapped = m.copy()
+        swapped.cards[at] = act.card
+        swapped.wilds -= 1
+        table = list(st.table)
+        table[act.meld] = swapped
+        left = take_away(st.hands[seat], (act.card,))  # (the hand once the wild is laid off)
+        why = f"The {wild} you would take could not be laid off anywhere this turn"
+        for i, t in enumerate(table):
+            for meaning in t.layoff_meanings(wild, rules):
+                bar = why_not_end(setup, st, seat, left, onto=LayOff(wild, i, meaning), table=table)
+                if bar is None:
+                    return None
+                why = f"If you swapped {act.card} for the {wild} and laid it off, {bar[0].lower()}{bar[1:]}"
+        return why
+    if sp.swapped_wild_to_new_meld:
         cnt = [0] * 53
         for c in st.hands[seat]:
             cnt[c] += 1
@@ -623,7 +615,7 @@ def apply_swap(setup: Setup, st: State, a: Action, check: bool) -> Action:
     hand.append(wild)
     forget(st, seat, a.card)
     know(st, seat, wild)
-    if setup.spec.swap != "to_hand":
+    if setup.spec.swapped_wild_placed:
         st.pending.append(wild)
     st.played_this_turn = True
     event(st, seat, "swap", f"{seat_name(seat)} put {a.card} in meld {a.meld + 1} and took {wild}",

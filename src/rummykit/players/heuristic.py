@@ -525,8 +525,7 @@ class HeuristicPlayer:
 
     def _buy_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card,
                    before: int) -> str:
-        b = v.spec.buying
-        extra = (b.extra_cards_by_round.get(view.round, b.extra_cards) if b else 0)
+        extra = v.spec.buy_penalty(view.round)
         e = self.evaluate(v, view, hand + [top], table)
         after = e.short
         g = _group_of(e, top)
