@@ -267,6 +267,42 @@ def test_contract_swap_after_contract_on_a_previous_turn_joker_laid_off_same_tur
     play(g, "layoff JK=7 1", "discard QC")
 
 
+class _Watched(list):
+    """A list that counts the times it is written to (the engine reads it only)."""
+
+    writes = 0
+
+    def __setitem__(self, i, v):
+        type(self).writes += 1
+        super().__setitem__(i, v)
+
+    def append(self, v):
+        type(self).writes += 1
+        super().append(v)
+
+    def remove(self, v):
+        type(self).writes += 1
+        super().remove(v)
+
+
+@pytest.mark.skipif(rk._compiled.compiled(), reason="compiled code writes a list past its methods")
+def test_contract_listing_a_swap_leaves_the_table_and_the_hand_untouched():
+    """Whether a swapped joker could be laid off is judged on copies: before, the JK of meld 2
+    was swapped for 5H in the live meld and the hand and put back, and a bot thinking on
+    another thread could read the table half-changed."""
+    g = deal("contract", R2, "KS", "QC 2D 3D 5H", first_round=2)
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H", "discard KC")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass")
+    _Watched.writes = 0
+    g.table[1].cards = _Watched(g.table[1].cards)
+    g.state.hands[1] = _Watched(g.hands[1])
+    g.state.legal = None
+    assert "swap 5H 2" in [a.text() for a in g.legal_actions()]
+    assert _Watched.writes == 0
+
+
 def test_contract_no_swap_on_the_turn_of_the_contract():
     g = deal("contract", ["2C 3C 4C 5D 6D 8S TS JS QD KD", "7H 7S 7D 3H 4H JK 6H 5H 9D KC",
                           "AS 2S 6C 8C 8D TH JH QH AD 4D"], "KS", "QC", first_round=2)
