@@ -7,10 +7,12 @@
 
 When a seat that has not met its contract could go down and out this turn (lay its contract
 down, lay off every other card on the table's melds, and discard the last card where the rules
-let a player go out by discarding), the engine must list at least one contract meld from which
-listed moves alone take it out (src/rummykit/engine/outs.py searches for one).  This script
-prints how often a brute force finds a way out that the listed moves miss.  Figures only: it
-asserts nothing and exits 0.
+let a player go out by discarding), listed moves alone must take it out: the contract laid meld
+by meld, each step listed exactly when the rest of the contract can still be made from the
+cards left (src/rummykit/engine/going_down.py), so every arrangement is reached by listed steps,
+by construction.  This script measures it: it prints how often a brute force finds a way out
+that the listed moves miss, and what ``legal_actions()`` costs at these positions.  Figures
+only: it asserts nothing and exits 0.
 
 Positions.  A stacked deal (cards in play order) in which seats 1..k (k = 1-3, 0 with --empty)
 each draw, lay down a random contract of their own and discard; then the seat to play, not yet
@@ -20,7 +22,7 @@ table's melds or its own, wild cards, and 0-3 junk cards.  Every position is rea
 actions from the deal.  Position i of a ruleset comes from ``random.Random(f"table-{ruleset}-
 {seed}-{i}")`` alone, so a seed always gives the same positions.
 
-The reference (brute force; it never calls outs.py, meld_options or legal_actions):
+The reference (brute force; it never calls legal_actions):
 
 * every contract Meld action the seat could type: each choice of cards from the hand for each
   contract component (ten-card: any number of further melds of three or more as well), with
@@ -36,24 +38,27 @@ The reference (brute force; it never calls outs.py, meld_options or legal_action
 
 A contract whose cards leave more cards unplaceable (no table meld of their rank or suit) than
 may be discarded is not played.  The listed side is a depth-first search over
-``legal_actions()`` only: a listed Meld, then listed LayOffs (and listed Melds: ten-card), then
-a listed Discard of the last card.  Combination and seven-hand let a player swap a natural card
-for a wild on a table run the turn it goes down: both sides are then searched again with swaps
-(the reference types every Swap of a hand card into a run of its suit, the listed side takes
-the listed ones) and counted in their own columns.
+``legal_actions()`` only: listed Melds (the contract's steps; ten-card: further melds too), then
+listed LayOffs, then a listed Discard of the last card.  Combination and seven-hand let a
+player swap a natural card for a wild on a table run the turn it goes down: both sides are then
+searched again with swaps (the reference types every Swap of a hand card into a run of its
+suit, the listed side takes the listed ones) and counted in their own columns.
 
 Limits.  The rule facts used to build positions and to type candidates (contracts, wild cards,
 ace mode, wild limit, exact sizes, going out by discarding, same-turn swaps) come from the
 engine's rule data: they only decide which actions are typed, and the engine judges every one,
-so this checks outs.py's search, not the rule data.  Typed melds and contracts are judged by the
+so this checks the listing of moves, not the rule data.  Typed melds and contracts are judged by the
 engine alone (no second, independent reading of RULES.md).  A natural card is laid off without
 naming an end of a run (the engine picks it, as in the listed LayOffs), and swaps are typed for
 runs only (the only swaps those two rulesets allow on the contract turn).  Each position has a
 time limit (20 s, less in short runs) for all its searches together; a position that hits it is
 counted as timed out and left out of the other columns, so the hardest positions go unjudged.
 Each side stops at the first way out it finds; "none" means its search ended without one.  The
-figures are of the engine Python imports: after editing outs.py, rebuild it (pip install -e .)
+figures are of the engine Python imports: after editing the engine, rebuild it (pip install -e .)
 or set RUMMYKIT_PURE_PYTHON=1.
+
+Cost: the CPU time of ``legal_actions()`` at each judged position (a fresh copy, nothing
+cached but the deal's solver answers), its mean and worst per ruleset.
 """
 
 from __future__ import annotations
@@ -756,6 +761,7 @@ class Row:
     timed_out: int = 0
     seconds: float = 0.0
     details: list[str] = field(default_factory=list)
+    listing: list[float] = field(default_factory=list)  # CPU s of legal_actions() at each position
 
 
 def detail(title: str, i: int, g, seat: int, ref_path, listed_path) -> str:
@@ -778,6 +784,11 @@ def run_ruleset(r: Rules, seconds: float, seed: int, empty: bool, show: int) -> 
             g, seat, deal = build_position(r, rng, empty)
         except (NoPosition, IllegalActionError):
             continue
+        fresh = g.copy()
+        fresh.state.legal = None
+        t = time.process_time()
+        fresh.legal_actions()
+        listing = time.process_time() - t
         deadline = time.monotonic() + per_position
         try:
             want = Reference(g.copy(), seat, deal, r, deadline).search()
@@ -791,6 +802,7 @@ def run_ruleset(r: Rules, seconds: float, seed: int, empty: bool, show: int) -> 
             row.timed_out += 1
             continue
         row.positions += 1
+        row.listing.append(listing)
         for tally, title, ref_path, listed_path in verdicts:
             tally.ref_out += bool(ref_path)
             if bool(ref_path) == bool(listed_path):
@@ -821,7 +833,8 @@ def main() -> None:
           f"{seconds:g} s per ruleset{', empty table' if args.empty else ''})")
     print(f"{'':<27}{'-- without swaps --':^28}{'---- with swaps ----':^31}".rstrip())
     print(f"{'ruleset':<17}{'positions':>10}{'goes out':>10}{'missed':>8}{'ref miss':>10}"
-          f"{'goes out':>13}{'missed':>8}{'ref miss':>10}{'timed out':>11}{'s':>6}", flush=True)
+          f"{'goes out':>13}{'missed':>8}{'ref miss':>10}{'timed out':>11}{'s':>6}"
+          f"{'legal ms':>10}{'worst ms':>10}", flush=True)
     details = []
     for vid in args.rulesets.split(","):
         r = Rules.of(vid)
@@ -831,13 +844,16 @@ def main() -> None:
             swaps = f"{sw.ref_out:>13}{sw.missed:>8}{sw.ref_missed:>10}"
         else:
             swaps = f"{'-':>13}{'-':>8}{'-':>10}"
+        mean = 1000 * sum(row.listing) / max(1, len(row.listing))
+        worst = 1000 * max(row.listing, default=0.0)
         print(f"{vid:<17}{row.positions:>10}{plain.ref_out:>10}{plain.missed:>8}{plain.ref_missed:>10}"
-              f"{swaps}{row.timed_out:>11}{row.seconds:>6.0f}", flush=True)
+              f"{swaps}{row.timed_out:>11}{row.seconds:>6.0f}{mean:>10.2f}{worst:>10.1f}", flush=True)
         details += row.details
     print("goes out: the reference finds a way out; missed: it does, the listed moves do not; ref miss: the "
           "listed moves\ngo out and the reference does not (expected 0).  With swaps (combination, "
           "seven-hand): either side may\nalso swap a natural for a wild on a table run.  Timed out: "
-          "positions left unjudged at the time limit.")
+          "positions left unjudged at the time limit.\nlegal ms, worst ms: CPU time of legal_actions() at "
+          "a judged position, mean and worst.")
     for text in details:
         print("\n" + text)
 

@@ -389,7 +389,10 @@ def test_seven_hand_pat_round_goes_down_before_drawing_with_the_hand_as_held():
 
 def test_seven_hand_pat_before_drawing_needs_the_whole_hand():
     g = deal("seven-hand", SEVEN, "KS", "KC", first_round=6)
-    illegal(g, "meld 7H 7S 7D 7C / 9C 9D 9S 9H", "contract")
+    illegal(g, "meld 7H 7S 7D", "could not be made")  # (the 7C would be left over)
+    illegal(g, "meld 7H 7S 7D 7C / 9C 9D 9S / 5H 5S 5D", "must use every card")
+    assert sorted(a.text() for a in g.legal_actions() if isinstance(a, rk.Meld)) == [
+        "meld 5D 5H 5S", "meld 7C 7D 7H 7S", "meld 9C 9D 9H 9S"]
     g2 = deal("seven-hand", SEVEN, "KS", "KC", first_round=5)  # not a pat round: draw first
     illegal(g2, "meld 7H 7S 7D / 9C 9D 9S", "Draw first")
 
@@ -573,6 +576,29 @@ def test_powe_at_least_contract_extra_melds_keep_one_run_per_suit():
     illegal(g, "meld JH QH KH AH / 3C 4C 5C 6C / 5H 6H 7H", "at least")
 
 
+def ways_down(g, seat):
+    """The hands ``seat`` is left with after laying its contract down through listed melds
+    only, each way (in card notation)."""
+    out, seen = set(), set()
+
+    def go(x):
+        if x.down[seat]:
+            out.add(rk.format_cards(sorted(x.hands[seat])))
+            return
+        key = (tuple(sorted(x.hands[seat])), tuple(tuple(sorted(m.cards)) for m in x.table))
+        if key in seen:
+            return
+        seen.add(key)
+        for a in x.legal_actions():
+            if isinstance(a, rk.Meld):
+                y = x.copy()
+                y.apply(a)
+                go(y)
+
+    go(g)
+    return out
+
+
 def test_powe_contract_is_offered_keeping_a_card_back_when_the_best_would_leave_one_unplayable():
     """Deal 4, three sets: 3C 3D 3S 3S / 5D 5S 5S / 9C 9H 9S leaves 8D alone, which powe can
     neither play nor discard; keeping a 3S back as well is legal (it was not offered: the
@@ -580,9 +606,10 @@ def test_powe_contract_is_offered_keeping_a_card_back_when_the_best_would_leave_
     g = deal("shanghai-powe", ["AS 2S 6S 3D 4D TS JS QD KD 9C", "3C 3D 3S 3S 5D 5S 5S 9C 9H 9S",
                                 "2D 4S 8C 5D 6D TC JC QC KC 9D"], "KS", "8D 8H 8S 9S", first_round=4)
     play(g, "draw", "pass", "pass")
-    melds = [a for a in g.legal_actions() if isinstance(a, rk.Meld)]
-    assert [m.text() for m in melds] == ["meld 9C 9H 9S / 3D 3S 3S / 5D 5S 5S"]
-    play(g, melds[0].text())
+    # every way down through the listed melds keeps a card beside the 8D, none leaves it alone
+    left = ways_down(g, 1)
+    assert "3C 8D" in left and "8D" not in left
+    play(g, "meld 9C 9H 9S", "meld 3D 3S 3S", "meld 5D 5S 5S")
     assert sorted(g.hands[1]) == sorted(P("3C 8D"))
 
 

@@ -322,3 +322,41 @@ def test_a_views_log_is_the_log_when_it_was_taken_however_the_game_goes_on(read_
         g.apply(acts[rng.randrange(len(acts))])
     assert g.round_no == 2 and len(then) == 30
     assert v.log == then and tuple(v["log"]) == then
+
+
+# -- rule facts named once ------------------------------------------------------------------
+
+def test_each_rule_fact_is_named_once_on_the_spec_and_read_by_that_name():
+    """``high_wins``, the swap facts, ``buy_penalty(deal)`` and ``buy_limit(deal)`` are
+    properties of the RuleSpec; nothing outside the rules' own rooms reads the fields they
+    come from (``scoring``, ``swap``, a buy's per-deal tables)."""
+    from pathlib import Path
+
+    src = Path(rk.__file__).parent
+    own = {src / "rules" / "spec.py", src / "rules" / "describe.py", src / "rules" / "options.py",
+           src / "rules" / "registry.py"}
+    raw = ('scoring == "winner_takes"', 'scoring != "winner_takes"', ".swap ==", ".swap !=", ".swap in",
+           "extra_cards_by_round.get", "limit_by_round.get", "SWAP_ON_CONTRACT_TURN")
+    found = [f"{p.relative_to(src)}: {word}" for p in sorted(src.rglob("*.py")) if p not in own
+             for word in raw if word in p.read_text()]
+    assert not found, found
+
+
+@pytest.mark.parametrize("vid, high, on_turn, placed, new_meld", [
+    ("basic", True, False, False, False),
+    ("wrotham", True, True, False, False),
+    ("contract", False, False, True, False),
+    ("denexa", False, False, True, True),
+    ("combination", False, True, True, False),
+    ("may-i", False, False, False, False),
+])
+def test_the_spec_names_who_wins_and_what_a_swapped_wild_must_do(vid, high, on_turn, placed, new_meld):
+    sp = rk.get_variant(vid).spec
+    assert (sp.high_wins, sp.swap_on_contract_turn, sp.swapped_wild_placed, sp.swapped_wild_to_new_meld) == (
+        high, on_turn, placed, new_meld)
+
+
+def test_the_spec_names_each_deals_buy_penalty_and_limit():
+    sp = rk.get_variant("progressive").spec  # buying in deals 9-14; deals 12-13: a card, two buys
+    assert [sp.buy_penalty(d) for d in (8, 9, 12)] == [0, 0, 1]
+    assert [sp.buy_limit(d) for d in (9, 12)] == [1, 2]

@@ -247,7 +247,7 @@ def summarise(variant: str, bots: Sequence[str], results: list[GameResult], seed
 
     n = len(bots)
     labels = entry_labels(bots)
-    low_wins = get_variant(variant).spec.scoring != "winner_takes"
+    low_wins = not get_variant(variant).spec.high_wins
     model = PlackettLuce()
     ratings = [model.rating(name=label) for label in labels]
     wins = [0.0] * n

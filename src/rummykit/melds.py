@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -44,15 +44,37 @@ def rebuild_recipe(obj: Any) -> tuple[Any, ...]:
     return (_rebuilt, (type(obj), {f.name: getattr(obj, f.name) for f in fields(obj)}))
 
 
-@dataclass(frozen=True, slots=True)
-class Component:
-    """One meld a contract asks for: ``kind`` is set, run, pair or meld (set or run)."""
+KIND_CODES = {"set": 1, "run": 2, "pair": 3, "meld": 4}
 
-    kind: str
-    size: int
+
+class Component:
+    """One meld a contract asks for: ``kind`` is set, run, pair or meld (set or run).  A
+    value (equal and hashed by its fields; read-only where compiled), a plain class for the
+    reason :class:`Reading` is: the solver hashes it at every solve."""
+
+    def __init__(self, kind: str, size: int) -> None:
+        self.kind: Final = kind
+        self.size: Final = size
+        self.code: Final = KIND_CODES[kind] * 1000 + size  # (kind, size) as one int
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Component):
+            return NotImplemented
+        return self.code == other.code
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Component):
+            return NotImplemented
+        return self.code != other.code
+
+    def __hash__(self) -> int:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Component(kind={self.kind!r}, size={self.size!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild_recipe(self)
+        return (Component, (self.kind, self.size))
 
 
 @mypyc_attr(native_class=False)  # compiled with mypyc, an int subclass is a plain class
@@ -132,22 +154,47 @@ class MeldRules:
         return wilds <= naturals
 
 
-@dataclass(frozen=True, slots=True)
 class Reading:
-    """One legal reading of a group of cards as a meld.
+    """One legal reading of a group of cards as a meld (a value: read-only where compiled,
+    equal and hashed by its fields).
 
     ``cards`` is in table order (runs low to high).  ``rank`` is the rank of a set or
-    pair; ``suit``/``lo`` the suit and first position of a run.
+    pair; ``suit``/``lo`` the suit and first position of a run.  A plain class rather than
+    a frozen dataclass: compiled with mypyc, a frozen dataclass is built through a Python
+    ``__init__`` setting each field with ``object.__setattr__`` (some 8,000 instructions
+    a meld); this one in a few dozen, and the engine builds one for every meld it lists.
     """
 
-    kind: str
-    cards: tuple[Card, ...]
-    rank: int = 0
-    suit: int = -1
-    lo: int = 0
+    def __init__(self, kind: str, cards: tuple[Card, ...], rank: int = 0, suit: int = -1,
+                 lo: int = 0) -> None:
+        self.kind: Final = kind
+        self.cards: Final = cards
+        self.rank: Final = rank
+        self.suit: Final = suit
+        self.lo: Final = lo
+
+    def _key(self) -> tuple[str, tuple[Card, ...], int, int, int]:
+        return (self.kind, self.cards, self.rank, self.suit, self.lo)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Reading):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Reading):
+            return NotImplemented
+        return self._key() != other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Reading(kind={self.kind!r}, cards={self.cards!r}, rank={self.rank!r}, "
+                f"suit={self.suit!r}, lo={self.lo!r})")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return rebuild_recipe(self)
+        return (Reading, self._key())
 
     def __copy__(self) -> Reading:
         return self

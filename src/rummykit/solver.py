@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from . import solver_runs
 from .cards import CARDS, JOKER_CODE, NUM_FACES, Card
-from .melds import Component, MeldRules, Reading, readings, rebuild_recipe
+from .melds import KIND_CODES, Component, MeldRules, Reading, readings, rebuild_recipe
 
 TWOS = (1, 14, 27, 40)
 
@@ -114,6 +114,7 @@ class Solver:
         self._by_comps: dict[int, tuple[Sequence[Component], Plan, dict[bytes, int],
                                         dict[bytes, dict[int, int]]]] = {}
         self._cache: dict[tuple[object, ...], list[Skel]] = {}
+        self._parts: dict[tuple[int, ...], list[tuple[Component, ...]]] = {}  # parts_left's answers
         # the positions (bits) where each rank may sit in a run
         self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
         self._partner_masks: dict[tuple[bool, int], tuple[list[int], list[bool]]] = {}
@@ -594,13 +595,22 @@ class Solver:
         hand: Sequence[int],
         *,
         whole_hand: bool = False,
+        beside: Sequence[Reading] = (),
+        first: bool = False,
     ) -> list[Reading] | None:
         """The arrangement meeting ``comps`` with least leftover penalty, or None.
 
         Candidates are skeletons (natural cards and a number of wild slots); the slots
         of a whole arrangement are filled with the most valuable wild cards left, which
         is what the least leftover penalty asks for.  The answer depends on the hand
-        alone (never on earlier questions), ties broken by a fixed order."""
+        alone (never on earlier questions), ties broken by a fixed order.  ``beside``:
+        melds of the same contract already laid (a contract laid meld by meld), which
+        the melds found must stand beside as the rules ask (runs of a suit apart, set
+        ranks distinct, one run per suit); they are not part of the answer.  ``first``: any
+        arrangement, the first found (whether the contract can be met at all), not the
+        least penalty's: a quicker answer."""
+        if beside and not self._apart_matters(beside):
+            beside = ()
         ncards = len(hand)
         need = 0
         for comp in comps:
@@ -620,7 +630,7 @@ class Solver:
             total += val[c]
         cr = self.crules
         exact = cr.sizes == "exact" and not whole_hand
-        if self._runs_only(comps, whole_hand):
+        if self._runs_only(comps, whole_hand) and not beside:
             return self._solve_runs(cnt, comps, exact, whole_hand, total)
         extra = cr.count == "at_least"
         ncomp = len(comps)
@@ -687,10 +697,14 @@ class Solver:
         search = _Search(self, cnt, cand_lists, orders, naturals, extra, whole_hand, total, ncards,
                          wild_total, maxwild, suffix, nat_sfx, slot_sfx, topfill, open_kinds, open_need,
                          same_prev)
+        if beside:
+            search.chosen = [_beside_skeleton(rd) for rd in beside]
+        search.first = first
         search.dfs(0, 0, 0)
         best_pick = search.best_pick
         if best_pick is None:
             return None
+        best_pick = best_pick[len(beside):]  # (the melds beside, the first chosen, are not found)
         # fill the wild slots with the most valuable wild cards left
         for sk in best_pick:
             for c, n in sk[8]:
@@ -698,6 +712,17 @@ class Solver:
         slots = sum(sk[7] for sk in best_pick)
         filled = iter(self._fill(cnt, slots))
         return [self._materialize(sk, filled) for sk in best_pick]
+
+    def _apart_matters(self, beside: Sequence[Reading]) -> bool:
+        """Whether melds ``beside`` can bar any meld from standing with them (see
+        :func:`_apart_ok`): runs where runs of a suit are limited, sets where set ranks
+        must differ."""
+        cr = self.crules
+        runs = cr.one_run_per_suit or cr.not_contiguous
+        for rd in beside:
+            if (rd.kind == "run" and runs) or (rd.kind == "set" and cr.distinct_set_ranks):
+                return True
+        return False
 
     def _runs_only(self, comps: Sequence[Component], whole_hand: bool) -> bool:
         """Whether :func:`solver_runs.best_runs` solves ``comps`` exactly (and faster)."""
@@ -754,6 +779,30 @@ class Solver:
             return None
         return found.best_val, found.best
 
+    # -- a contract laid meld by meld ---------------------------------------------------
+
+    def parts_left(self, comps: Sequence[Component], laid: Sequence[Reading],
+                   exact: bool) -> list[tuple[Component, ...]]:
+        """The parts of the contract ``comps`` still to lay once the melds ``laid`` are down,
+        one tuple per distinct way of giving each laid meld a part it may stand for
+        (``exact``: each meld exactly its size); [] when they cannot stand as melds of the
+        contract together (an empty tuple in it: the contract is met).  Remembered: a
+        question asked for every meld a seat might lay."""
+        key = [int(exact)]  # (plain ints: a tuple of them is left alone by the collector)
+        for c in comps:
+            key.append(c.code)
+        key.append(-1)
+        for rd in laid:
+            key.append(meld_code(rd))
+        memo = self._parts
+        k = tuple(key)
+        got = memo.get(k)
+        if got is None:
+            if len(memo) >= 50_000:
+                memo.clear()
+            got = memo[k] = _parts_left(comps, laid, self.crules, exact)
+        return got
+
     # -- judging a meld that was laid down --------------------------------------------
 
     def meets(
@@ -781,6 +830,57 @@ class Solver:
         slots: list[Component | None] = list(comps) + [None] * (n - k)
         picked: list[Reading] = []
         return list(picked) if _assign(0, options, slots, [False] * n, picked, cr, exact) else None
+
+
+def meld_code(rd: Reading) -> int:
+    """What of a meld decides which parts of a contract it may be and which melds it may
+    stand beside (its kind, suit, first position, length and rank), as one int."""
+    return (((KIND_CODES[rd.kind] * 8 + rd.suit + 1) * 32 + rd.lo) * 64 + len(rd.cards)) * 16 + rd.rank
+
+
+def _parts_left(comps: Sequence[Component], laid: Sequence[Reading], cr: ContractRules,
+                exact: bool) -> list[tuple[Component, ...]]:
+    if len(laid) > 1 and not _global_ok(list(laid), cr):
+        return []
+    found: dict[tuple[Component, ...], None] = {}
+    _give_parts(list(laid), 0, list(comps), [False] * len(comps), cr, exact, found)
+    return list(found)
+
+
+def _give_parts(laid: list[Reading], i: int, comps: list[Component], used: list[bool], cr: ContractRules,
+                exact: bool, found: dict[tuple[Component, ...], None]) -> None:
+    """Each laid meld from the ``i``-th on given a part of ``comps`` it may stand for (not
+    ``used``): the parts left over, each way, into ``found``."""
+    if i == len(laid):
+        found[tuple([c for c, u in zip(comps, used, strict=True) if not u])] = None
+        return
+    tried: set[Component] = set()
+    for k, comp in enumerate(comps):
+        if used[k] or comp in tried or not _fits(laid[i], comp, cr, exact):
+            continue
+        tried.add(comp)  # (identical parts: one is as good as another)
+        used[k] = True
+        _give_parts(laid, i + 1, comps, used, cr, exact, found)
+        used[k] = False
+
+
+def _beside_skeleton(rd: Reading) -> Skel:
+    """A laid meld as the skeleton :func:`_apart_ok` reads (its kind, rank, suit, first
+    position and length)."""
+    layout = (-1,) * len(rd.cards)
+    return ((), rd.kind, rd.rank, rd.suit, rd.lo, layout, 0, 0, ())
+
+
+def fits_component(rd: Reading, comp: Component | None, cr: ContractRules, exact: bool) -> bool:
+    """Whether the reading ``rd`` may stand for the contract's ``comp`` (None: an extra
+    meld beyond the contract's count); ``exact``: each meld exactly its size."""
+    return _fits(rd, comp, cr, exact)
+
+
+def stand_together(picked: list[Reading], cr: ContractRules) -> bool:
+    """Whether the melds ``picked`` of one contract may stand together (runs of a suit
+    apart, set ranks distinct, one run per suit, as ``cr`` asks)."""
+    return _global_ok(picked, cr)
 
 
 def _fits(rd: Reading, comp: Component | None, cr: ContractRules, exact: bool) -> bool:
@@ -878,6 +978,7 @@ class _Search:
         # wild slots taken, wild-capable cards left in hand, cards left in hand
         self.slots, self.pool, self.left = 0, wild_total, ncards
         self.extra_steps = [EXTRA_STEPS]  # shared by every extra-meld search of this solve
+        self.first = False  # stop at the first arrangement found (Solver.solve's ``first``)
 
     def apart(self, kinds: tuple[bool, int]) -> int:
         order = self.orders.get(kinds)
@@ -895,8 +996,8 @@ class _Search:
 
     def leaf(self, used_nat: int) -> bool:
         slots = self.slots
-        if self.extra:
-            return self.extra_search(used_nat, slots)
+        if self.extra and not (self.first and not self.whole_hand):
+            return self.extra_search(used_nat, slots) or (self.first and self.best_pick is not None)
         if self.whole_hand:
             if self.pool != slots:
                 return False
@@ -908,7 +1009,7 @@ class _Search:
         if used > self.best_used:
             self.best_used = used
             self.best_pick = list(self.chosen)
-        return used == self.total
+        return used == self.total or self.first
 
     def avail_best(self, k: int, start: int, slots_left: int) -> int:
         lst = self.cand_lists[k]

@@ -84,6 +84,17 @@ def _script(db: sqlite3.Connection, sql: str) -> None:
             db.execute(stmt)
 
 
+def _low_wins(rules: dict[str, Any]) -> bool | None:
+    """Whether the lowest total wins under a game's own rules (a house-rules file), or None
+    when they do not make a ruleset."""
+    from .rules.registry import build_spec
+
+    try:
+        return not build_spec(rules, "stored rules").high_wins
+    except ValueError:
+        return None
+
+
 class StoreError(ValueError):
     """A database file rummykit cannot use; the message says why and what to do."""
 
@@ -437,8 +448,9 @@ class Store:
                 mine = Fraction(json.loads(scores)[human])
                 # a game under a house-rules file says which way it scores in its own rules
                 rules = json.loads(setup).get("rules") if setup else None
-                scoring = rules.get("scoring") if isinstance(rules, dict) else None
-                low = low_wins(ruleset) if scoring is None else scoring != "winner_takes"
+                low = _low_wins(rules) if isinstance(rules, dict) else None
+                if low is None:
+                    low = low_wins(ruleset)
                 if best is None or (mine < best[1] if low else mine > best[1]):
                     best = (gid, mine)
             out.append({

@@ -266,7 +266,7 @@ def stats(as_json: bool, db: str | None) -> None:
 
     def low_wins(ruleset: str) -> bool:
         try:
-            return get_variant(ruleset).spec.scoring != "winner_takes"
+            return not get_variant(ruleset).spec.high_wins
         except ValueError:
             return True
 

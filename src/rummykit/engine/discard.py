@@ -25,7 +25,7 @@ from .state import Phase, Setup, State
 def why_not_discard_now(setup: Setup, st: State, seat: int) -> str | None:
     if st.pending:
         w = st.pending[0]
-        where = "into a new meld" if setup.spec.swap == "new_meld_same_turn" else "on the table"
+        where = "into a new meld" if setup.spec.swapped_wild_to_new_meld else "on the table"
         return f"You must play the {w} you took from a meld {where} before discarding"
     if len(st.hands[seat]) == 1 and not setup.spec.go_out_by_discard:
         return "You may not go out by discarding your last card in this game"

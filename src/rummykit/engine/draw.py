@@ -39,9 +39,9 @@ def apply_cut(setup: Setup, st: State, a: Action, check: bool) -> Action:
     needed = n * sp.cards_dealt(st.round_no, n) + 1
     hit = size == needed
     if hit:  # the bonus is good for the cutter: points off, or points won where most wins
-        st.scores[seat] += sp.cut_bonus if sp.scoring == "winner_takes" else -sp.cut_bonus
+        st.scores[seat] += sp.cut_bonus if sp.high_wins else -sp.cut_bonus
     st.asked = None
-    gain = "points won" if sp.scoring == "winner_takes" else "off the score"
+    gain = "points won" if sp.high_wins else "off the score"
     event(st, seat, "cut",
           f"{seat_name(seat)} cut {size} cards" + (
               f": exactly the {needed} needed, {sp.cut_bonus} {gain}" if hit else
@@ -185,7 +185,7 @@ def _buy(setup: Setup, st: State, seat: int, *, own_turn: bool) -> None:
     know(st, seat, c)
     st.buys[seat] += 1
     st.kitty += b.cost
-    extra = b.extra_cards_by_round.get(st.round_no, b.extra_cards)
+    extra = setup.spec.buy_penalty(st.round_no)
     log, at = st.log, len(st.log)
     got = 0
     for _ in range(extra):

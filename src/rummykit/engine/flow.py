@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..cards import Card, format_cards, make_pack, sorted_cards
+from ..melds import Component
 from ..rules.spec import describe_contract
 from .events import NESTED, Event, frozen
 from .scoring import hand_value, number, score_round, settlement
@@ -166,8 +167,14 @@ def forget(st: State, seat: int, c: Card) -> None:
         st.known[seat] = k[:i] + k[i + 1:]
 
 
-def contract(setup: Setup, st: State) -> tuple[Any, ...]:
-    return setup.spec.contract(st.round_no) if setup.spec.contracts else ()
+def contract(setup: Setup, st: State) -> tuple[Component, ...]:
+    """The deal's contract, its parts (kept for the deal, beside its number: the engine
+    asks at every meld it judges)."""
+    memo = st.contract_parts
+    if memo is None or memo[0] != st.round_no:
+        parts = setup.spec.contract(st.round_no) if setup.spec.contracts else ()
+        memo = st.contract_parts = (st.round_no, parts)
+    return memo[1]
 
 
 def whole_hand_round(setup: Setup, st: State) -> bool:
@@ -192,9 +199,7 @@ def contract_needed(setup: Setup, st: State, seat: int) -> bool:
 
 def buy_limit(setup: Setup, st: State) -> int | None:
     """Buys each seat may make this deal (None: no limit); only where there is buying."""
-    b = setup.spec.buying
-    assert b is not None
-    return b.limit_by_round.get(st.round_no, b.limit)
+    return setup.spec.buy_limit(st.round_no)
 
 
 def buy_cap(setup: Setup, st: State) -> int | None:
@@ -419,10 +424,10 @@ def match_over(setup: Setup, st: State) -> bool:
 
 def finish_match(setup: Setup, st: State) -> None:
     sp = setup.spec
-    best = max(st.scores) if sp.scoring == "winner_takes" else min(st.scores)
+    best = max(st.scores) if sp.high_wins else min(st.scores)
     st.winners = [s for s in range(setup.n) if st.scores[s] == best]
     if sp.settlement == "position":  # places from the best score: the lowest, or the highest
-        ranked = st.scores if sp.scoring != "winner_takes" else [-s for s in st.scores]
+        ranked = [-s for s in st.scores] if sp.high_wins else st.scores
         cost = sp.buying.cost if sp.buying is not None else 0
         paid = [cost * sum(r["buys"][s] for r in st.history) for s in range(setup.n)]
         st.settlement = settlement(ranked, st.kitty, paid)

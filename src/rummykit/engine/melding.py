@@ -26,6 +26,16 @@ from .flow import (
     went_out,
     whole_hand_round,
 )
+from .going_down import (
+    completable,
+    laid_toward,
+    open_parts,
+    solve,
+    step_options,
+    take_away,
+    why_not_end,
+    why_not_leave,
+)
 from .state import Phase, Setup, State
 
 
@@ -63,6 +73,8 @@ def why_not_meld(setup: Setup, st: State, seat: int) -> str | None:
         if not st.down[seat]:
             return None
         mode = sp.after_contract_melds
+        if sp.contract_count == "at_least" and st.down_turn[seat] == st.turn_index:
+            return None  # (more melds than the contract asks for may go down with it)
         if mode == "none":
             return "After the contract you may only lay off, not lay down new melds"
         if mode == "later_turns" and st.down_turn[seat] == st.turn_index:
@@ -88,86 +100,22 @@ def why_not_layoff(setup: Setup, st: State, seat: int) -> str | None:
     return None
 
 
-# the swap rules that let a player swap on the turn it meets the contract
-SWAP_ON_CONTRACT_TURN = ("to_hand", "table_same_turn")
-
-
 def why_not_swap(setup: Setup, st: State, seat: int) -> str | None:
-    mode = setup.spec.swap
-    if mode == "none":
+    sp = setup.spec
+    if not sp.wild_swaps:
         return "Melded wild cards cannot be taken back in this game"
-    if mode == "to_hand":
-        return None
+    if not sp.swapped_wild_placed:
+        return None  # (the wild goes to the hand: any player, on its turn)
     if not st.down[seat]:
         return "You must meet the contract before swapping for a joker"
-    if mode not in SWAP_ON_CONTRACT_TURN and st.down_turn[seat] == st.turn_index:
+    if not sp.swap_on_contract_turn and st.down_turn[seat] == st.turn_index:
         return "You may swap for a joker only on a turn after the one you met the contract"
-    if mode == "table_same_turn":
+    if sp.swap_on_contract_turn:  # (the wild then goes on the table: so may a lay-off now?)
         return why_not_layoff(setup, st, seat)
     return None
 
 
-def why_not_leave(setup: Setup, st: State, seat: int, cards: Sequence[Card],
-                  melds: Sequence[Reading] = (), onto: LayOff | None = None) -> str | None:
-    """Why playing ``cards`` from hand (as new ``melds``, or laid off ``onto`` a meld)
-    would leave an illegal position, or None."""
-    hand = st.hands[seat]
-    left = len(hand) - len(cards)
-    sp = setup.spec
-    if left == 1 and not sp.go_out_by_discard and not sp.no_playable_discard:
-        last = _last_card(hand, cards)
-        if not _fits_after(setup, st, last, melds, onto):
-            return (f"That would leave you only {last}, which you could neither play nor discard "
-                    f"(in this game you go out only by playing every card)")
-    whole = whole_hand_round(setup, st)
-    if left == 0:
-        if not sp.go_out_without_discard and not whole:
-            return "You must keep a card to discard: in this game you go out by discarding"
-        return None
-    if whole and contract_needed(setup, st, seat):
-        return f"In this deal the contract — {contract_text(setup, st)} — must use every card in your hand"
-    if left == 1 and sp.no_discard_of_taken_card and st.taken is not None:
-        last = _last_card(hand, cards)
-        if last == st.taken:
-            return (f"That would leave only {last}, the card you took from the discard pile, "
-                    f"which you may not discard this turn")
-    return None
-
-
-def _last_card(hand: Sequence[Card], cards: Sequence[Card]) -> Card:
-    rest = Counter(hand)
-    rest.subtract(cards)
-    return next(c for c, k in rest.items() if k > 0)
-
-
-def _fits_after(setup: Setup, st: State, c: Card, melds: Sequence[Reading], onto: LayOff | None) -> bool:
-    """Whether ``c`` could be laid off once ``melds`` are down or ``onto`` is done."""
-    rules = st.rules
-    assert rules is not None
-    for i, m in enumerate(st.table):
-        if onto is not None and onto.meld == i:
-            m = m.copy()
-            m.add(onto.card, onto.meaning, rules)
-        if m.layoff_meanings(c, rules):
-            return True
-    limited = setup.spec.wild_limit_on_layoffs
-    return any(TableMeld.from_reading(rd, 0, rules, limited).layoff_meanings(c, rules) for rd in melds)
-
-
 # ------------------------------------------------------------------ melds
-
-
-def best_contract(setup: Setup, st: State, hand: Sequence[int]) -> list[Reading] | None:
-    """The solver's best contract arrangement for ``hand``: a function of the hand
-    alone (no memo of earlier questions), so one position always offers one meld."""
-    key = tuple(sorted(hand))
-    cache = st.contract_cache
-    if key in cache:
-        return cache[key]
-    assert st.solver is not None
-    got = st.solver.solve(contract(setup, st), hand, whole_hand=whole_hand_round(setup, st))
-    cache[key] = got
-    return got
 
 
 def meld_options(setup: Setup, st: State, seat: int) -> list[Action]:
@@ -178,19 +126,7 @@ def meld_options(setup: Setup, st: State, seat: int) -> list[Action]:
     rules = st.rules
     assert rules is not None and st.solver is not None
     if contract_needed(setup, st, seat):
-        best = best_contract(setup, st, hand)
-        if best is None:
-            return []
-        offers: list[Action] = []
-        first = _allowed_meld(setup, st, seat, best)
-        if first is None:
-            first = _contract_keeping_back(setup, st, seat)
-        if first is not None:
-            offers.append(first)
-        natural = _contract_of_naturals(setup, st, seat)
-        if natural is not None and natural not in offers:
-            offers.append(natural)
-        return offers
+        return step_options(setup, st, seat)  # (the contract, laid meld by meld)
     if not sp.contracts and st.round_no in sp.whole_hand_meld_deals and not st.down[seat]:
         return _whole_hand_options(setup, st, seat)
     out: list[Action] = []
@@ -238,66 +174,6 @@ def _wild_choices(rd: Reading, hand: Sequence[Card], wilds: Sequence[Card]) -> l
         else:
             out.append(Reading(rd.kind, tuple(sorted(cards)), rank=rd.rank))
     return out
-
-
-def _contract_of_naturals(setup: Setup, st: State, seat: int) -> Meld | None:
-    """Where lay-offs may follow at once (layoff_on_contract_turn), the best contract of the
-    natural cards alone, the wild cards kept for the lay-offs: the least-penalty arrangement
-    puts wilds into the contract, and the naturals it leaves may fit nowhere (combination: a
-    meld holds no more wilds than naturals, a lay-off any, so 6D-9D / 7D-TD then TD JK JK
-    laid off goes out; JK=7D JK=8D 9D TD / 7D-TD leaves 6D 7D 8D 9D TD that cannot).  None
-    when the hand holds no wild card, in a whole-hand deal, or when it is no different."""
-    sp = setup.spec
-    rules = st.rules
-    assert rules is not None
-    if not sp.layoff_on_contract_turn or whole_hand_round(setup, st):
-        return None
-    hand = st.hands[seat]
-    naturals = [c for c in hand if not rules.is_wild(c)]
-    if len(naturals) == len(hand):
-        return None
-    got = best_contract(setup, st, naturals)  # (kept for the deal, like the best)
-    return None if got is None else _allowed_meld(setup, st, seat, got)
-
-
-def _allowed_meld(setup: Setup, st: State, seat: int, readings: Sequence[Reading]) -> Meld | None:
-    """The meld action of ``readings``, if laying them down leaves a position the rules allow."""
-    rules = st.rules
-    assert rules is not None
-    act = Meld(tuple(rd.items(rules) for rd in readings))
-    return act if why_not_leave(setup, st, seat, act.cards(), readings) is None else None
-
-
-def _contract_keeping_back(setup: Setup, st: State, seat: int) -> Meld | None:
-    """When the best contract arrangement leaves a position the rules forbid (shanghai-powe:
-    one last card that can be neither played nor discarded; a discard needed to go out; the
-    taken card alone to discard), the best one that keeps one card back, else two, from
-    the melds and leaves an allowed position: the least penalty left, then the lowest
-    cards kept (a function of the hand alone, like the best)."""
-    hand = st.hands[seat]
-    if whole_hand_round(setup, st):
-        return None  # (the whole hand is melded: nothing is kept back)
-    values = setup.values
-    held = sum(values[c] for c in hand)
-    faces = sorted(set(hand))
-    aside_sets: list[tuple[Card, ...]] = [(c,) for c in faces]
-    pairs = [(a, b) for i, a in enumerate(faces) for b in faces[i:] if a != b or hand.count(a) > 1]
-    for batch in (aside_sets, pairs):
-        found: tuple[int, tuple[Card, ...], Meld] | None = None
-        for aside in batch:
-            rest = list(hand)
-            for c in aside:
-                rest.remove(c)
-            got = best_contract(setup, st, rest)  # (kept for the deal, like the best)
-            act = None if got is None else _allowed_meld(setup, st, seat, got)
-            if act is None:
-                continue
-            left = held - sum(values[c] for c in act.cards())
-            if found is None or (left, aside) < (found[0], found[1]):
-                found = (left, aside, act)
-        if found is not None:
-            return found[2]
-    return None
 
 
 def _whole_hand_options(setup: Setup, st: State, seat: int) -> list[Action]:
@@ -367,66 +243,156 @@ def verify_meld(setup: Setup, st: State, seat: int, a: Meld) -> list[Reading]:
     if missing:
         raise IllegalActionError(f"You do not hold {format_cards(sorted(missing))}")
     sp = setup.spec
-    solver = st.solver
-    assert solver is not None
     if contract_needed(setup, st, seat):
-        options = _resolve(setup, st, a, contract=True)
-        whole = whole_hand_round(setup, st)
-        con = contract(setup, st)
-        got = solver.meets(con, options, whole_hand=whole)
-        for i, rds in enumerate(options):
-            if got is None or len(rds) < 2:
-                continue
-            # the wilds of this meld read several ways: which ones meet the contract?
-            fits = [rd for rd in rds if solver.meets(con, options[:i] + [[rd]] + options[i + 1:],
-                                                      whole_hand=whole)]
-            # readings where every card stands for the same thing (a 13-card run read A-K or 2-A) are one meld
-            if len({_meanings(rd) for rd in fits}) > 1:
-                raise IllegalActionError("Say what the wild cards stand for; the legal readings are: "
-                                         + "; ".join(_reading_text(st, rd) for rd in fits[:6]))
-        if got is None:
-            raise IllegalActionError(
-                f"That is not the contract: you must lay down "
-                f"{'at least' if sp.contract_count == 'at_least' else 'exactly'} {contract_text(setup, st)}"
-                + (" (each meld exactly that size)" if sp.contract_sizes == "exact" and not whole else ""))
-        readings = got
-    else:
-        whole_meld = not sp.contracts and st.round_no in sp.whole_hand_meld_deals and not st.down[seat]
-        if len(a.melds) > 1 and not whole_meld:
-            raise IllegalActionError("Lay down one meld at a time")
-        readings = []
-        for rds in _resolve(setup, st, a, contract=False):
-            if len(rds) > 1:
-                alts = "; ".join(_reading_text(st, rd) for rd in rds[:6])
-                raise IllegalActionError(f"Say what the wild cards stand for; the legal readings are: {alts}")
-            readings.append(rds[0])
-        if whole_meld and len(st.hands[seat]) - len(cards) > 1:
-            raise IllegalActionError(
-                "In this deal you may meld only when you can lay down your whole hand at once")
+        return _verify_contract_melds(setup, st, seat, a)
+    whole_meld = not sp.contracts and st.round_no in sp.whole_hand_meld_deals and not st.down[seat]
+    if len(a.melds) > 1 and not whole_meld:
+        raise IllegalActionError("Lay down one meld at a time")
+    readings = []
+    for rds in _resolve(setup, st, a, contract=False):
+        if len(rds) > 1:
+            alts = "; ".join(_reading_text(st, rd) for rd in rds[:6])
+            raise IllegalActionError(f"Say what the wild cards stand for; the legal readings are: {alts}")
+        readings.append(rds[0])
+    if whole_meld and len(st.hands[seat]) - len(cards) > 1:
+        raise IllegalActionError(
+            "In this deal you may meld only when you can lay down your whole hand at once")
     why = why_not_leave(setup, st, seat, cards, readings)
     if why:
         raise IllegalActionError(why)
     return readings
 
 
+def _not_the_contract(setup: Setup, st: State) -> str:
+    sp = setup.spec
+    whole = whole_hand_round(setup, st)
+    return (f"That is not the contract: you must lay down "
+            f"{'at least' if sp.contract_count == 'at_least' else 'exactly'} {contract_text(setup, st)}"
+            + (" (each meld exactly that size)" if sp.contract_sizes == "exact" and not whole else ""))
+
+
+def _verify_contract_melds(setup: Setup, st: State, seat: int, a: Meld) -> list[Reading]:
+    """A seat not yet down: one meld is the next step of its contract; several at once
+    are the same steps, judged together when they complete the contract (as a contract
+    was always judged: their wilds read as the whole asks), else one after another."""
+    options = _resolve(setup, st, a, contract=True)
+    laid = laid_toward(setup, st, seat)
+    if len(options) == 1:
+        return [_verify_step(setup, st, seat, laid, options[0])]
+    solver = st.solver
+    assert solver is not None
+    whole = whole_hand_round(setup, st)
+    con = contract(setup, st)
+    fixed: list[list[Reading]] = [[rd] for rd in laid]
+    got = solver.meets(con, fixed + options, whole_hand=whole)
+    if got is None:
+        if len(laid) + len(options) < len(con):
+            return _verify_steps(setup, st, seat, options)
+        raise IllegalActionError(_not_the_contract(setup, st))
+    k = len(fixed)
+    for i, rds in enumerate(options):
+        if len(rds) < 2:
+            continue
+        # the wilds of this meld read several ways: which ones meet the contract?
+        fits = [rd for rd in rds
+                if solver.meets(con, fixed + options[:i] + [[rd]] + options[i + 1:], whole_hand=whole)]
+        # readings where every card stands for the same thing (a 13-card run read A-K or 2-A) are one meld
+        if len({_meanings(rd) for rd in fits}) > 1:
+            raise IllegalActionError("Say what the wild cards stand for; the legal readings are: "
+                                     + "; ".join(_reading_text(st, rd) for rd in fits[:6]))
+    readings = got[k:]
+    why = why_not_leave(setup, st, seat, a.cards(), readings)
+    if why:
+        raise IllegalActionError(why)
+    return readings
+
+
+def _verify_steps(setup: Setup, st: State, seat: int, options: list[list[Reading]]) -> list[Reading]:
+    """Several melds that do not complete the contract: each the next step, in order
+    (judged on a copy of the position, so nothing changes if one is refused)."""
+    sim = st.copy()
+    out = []
+    for i, rds in enumerate(options):
+        try:
+            rd = _verify_step(setup, sim, seat, laid_toward(setup, sim, seat), rds)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"Meld {i + 1} ({format_cards(rds[0].cards)}): {e}") from None
+        _place(setup, sim, seat, rd)
+        out.append(rd)
+    return out
+
+
+def _verify_step(setup: Setup, st: State, seat: int, laid: list[Reading], rds: list[Reading]) -> Reading:
+    """The reading of one meld laid as the next step of the contract (``rds``: its readings):
+    one after which the rest can still be made, in a way the turn may end from."""
+    fits = [rd for rd in rds if completable(setup, st, seat, laid, rd)]
+    if not fits:
+        parts = [p for rd in rds for p in open_parts(setup, st, [*laid, rd])]
+        if not parts:
+            raise IllegalActionError(_not_the_contract(setup, st) if not laid else
+                                     f"{format_cards(rds[0].cards)} is no meld the rest of the contract "
+                                     f"asks for: you must lay down {contract_text(setup, st)}")
+        if () in parts:
+            rd = rds[0]
+            rest = list(st.hands[seat])
+            for c in rd.cards:
+                rest.remove(c)
+            why = why_not_end(setup, st, seat, rest, (rd,))
+            if why:
+                raise IllegalActionError(why)
+        rest = list(st.hands[seat])
+        for c in rds[0].cards:
+            rest.remove(c)
+        whole = whole_hand_round(setup, st)
+        makeable = any(solve(setup, st, p, rest, whole, [*laid, rd]) is not None
+                       for rd in rds for p in open_parts(setup, st, [*laid, rd]) if p)
+        raise IllegalActionError(
+            f"After {format_cards(rds[0].cards)} the rest of the contract — {contract_text(setup, st)} — "
+            f"could not be made from the cards left" + (" in a way your turn could end" if makeable else ""))
+    # readings where every card stands for the same thing (a 13-card run read A-K or 2-A) are one meld
+    if len({_meanings(rd) for rd in fits}) > 1:
+        raise IllegalActionError("Say what the wild cards stand for; the legal readings are: "
+                                 + "; ".join(_reading_text(st, rd) for rd in fits[:6]))
+    return fits[0]
+
+
+def _place(setup: Setup, st: State, seat: int, rd: Reading) -> None:
+    """``rd``'s cards from ``seat``'s hand onto the table, a meld of its own."""
+    rules = st.rules
+    assert rules is not None
+    hand = st.hands[seat]
+    for c in rd.cards:
+        hand.remove(c)
+        forget(st, seat, c)
+        if c in st.pending:
+            st.pending.remove(c)
+    st.table.append(TableMeld.from_reading(rd, seat, rules, setup.spec.wild_limit_on_layoffs))
+
+
+def _listed_readings(st: State, a: Meld, contract_meld: bool) -> list[Reading]:
+    """The readings of a listed meld action (every wild's meaning given: one reading)."""
+    rules = st.rules
+    assert rules is not None
+    if contract_meld:
+        return [reading_from_items(g, rules, min_set=2, min_run=2, pair=True)[0] for g in a.melds]
+    return [reading_from_items(g, rules)[0] for g in a.melds]
+
+
 def apply_meld(setup: Setup, st: State, a: Action, check: bool) -> Action:
     assert isinstance(a, Meld)
     when_table_play(setup, st, meld=True)
     seat = st.current
-    readings = verify_meld(setup, st, seat, a)
+    contract_meld = contract_needed(setup, st, seat)
+    readings = verify_meld(setup, st, seat, a) if check else _listed_readings(st, a, contract_meld)
     hand = st.hands[seat]
     rules = st.rules
     assert rules is not None
-    contract_meld = contract_needed(setup, st, seat)
-    limited = setup.spec.wild_limit_on_layoffs
+    earlier = len(laid_toward(setup, st, seat)) if contract_meld else 0
     for rd in readings:
-        for c in rd.cards:
-            hand.remove(c)
-            forget(st, seat, c)
-            if c in st.pending:
-                st.pending.remove(c)
-        st.table.append(TableMeld.from_reading(rd, seat, rules, limited))
-    if not st.down[seat]:
+        _place(setup, st, seat, rd)
+    # (every meld laid toward the contract is one of its parts: it is met with the last)
+    met = not contract_meld or earlier + len(readings) >= len(contract(setup, st))
+    if met and not st.down[seat]:
         st.down[seat] = True
         st.down_turn[seat] = st.turn_index
     st.melds_this_turn += len(readings)
@@ -434,9 +400,17 @@ def apply_meld(setup: Setup, st: State, a: Action, check: bool) -> Action:
     first = len(st.table) - len(readings) + 1
     desc = "; ".join(f"#{first + i} {format_cards(rd.cards)} ({rd.describe()})"
                      for i, rd in enumerate(readings))
-    event(st, seat, "meld",
-          f"{seat_name(seat)} {'met the contract with' if contract_meld else 'melded'} {desc}",
-          melds=[[str(c) for c in rd.cards] for rd in readings], contract=contract_meld)
+    name = seat_name(seat)
+    if not contract_meld:
+        text = f"{name} melded {desc}"
+    elif not met:
+        text = f"{name} laid {desc} toward the contract"
+    elif earlier:
+        text = f"{name} laid {desc} and met the contract"
+    else:
+        text = f"{name} met the contract with {desc}"
+    event(st, seat, "meld", text, melds=[[str(c) for c in rd.cards] for rd in readings],
+          contract=contract_meld)
     canon = Meld(tuple(rd.items(rules) for rd in readings))
     if not hand:
         went_out(setup, st, seat)
@@ -533,7 +507,7 @@ def lay_off(setup: Setup, st: State, seat: int, a: LayOff) -> None:
     st.hands[seat].remove(a.card)
     forget(st, seat, a.card)
     st.table[a.meld].add(a.card, a.meaning, rules)
-    if a.card in st.pending and setup.spec.swap != "new_meld_same_turn":
+    if a.card in st.pending and not setup.spec.swapped_wild_to_new_meld:
         st.pending.remove(a.card)
     st.played_this_turn = True
     event(st, seat, "layoff", f"{seat_name(seat)} laid off {a.card} on meld {a.meld + 1}",
@@ -546,7 +520,7 @@ def lay_off(setup: Setup, st: State, seat: int, a: LayOff) -> None:
 
 
 def swap_options(setup: Setup, st: State, seat: int) -> list[Action]:
-    if setup.spec.swap == "none" or why_not_swap(setup, st, seat) is not None:
+    if not setup.spec.wild_swaps or why_not_swap(setup, st, seat) is not None:
         return []
     have = set(st.hands[seat])
     rules = st.rules
@@ -566,37 +540,32 @@ def swap_options(setup: Setup, st: State, seat: int) -> list[Action]:
 def why_not_follow_up(setup: Setup, st: State, seat: int, act: Swap) -> str | None:
     """A swapped wild that must be laid the same turn needs somewhere to go, and laying it
     there must not leave a position the player cannot end the turn from."""
-    mode = setup.spec.swap
+    sp = setup.spec
     rules = st.rules
     assert rules is not None and st.solver is not None
     m = st.table[act.meld]
     at = m.swappable(rules)[act.card]
     wild = m.cards[at]
-    if mode in ("layoff_same_turn", "table_same_turn"):
-        # judged on the table and the hand as the swap leaves them (the run holds the natural
-        # card and one wild fewer: a one-wild-a-meld rule lets the wild back onto it), then
-        # put back exactly as they were
-        hand = st.hands[seat]
-        before = list(hand)
-        m.cards[at] = act.card
-        m.wilds -= 1
-        hand.remove(act.card)
-        hand.append(wild)
-        try:
-            why = f"The {wild} you would take could not be laid off anywhere this turn"
-            for i, t in enumerate(st.table):
-                for meaning in t.layoff_meanings(wild, rules):
-                    left = why_not_leave(setup, st, seat, [wild], onto=LayOff(wild, i, meaning))
-                    if left is None:
-                        return None
-                    why = (f"If you swapped {act.card} for the {wild} and laid it off, "
-                           f"{left[0].lower()}{left[1:]}")
-            return why
-        finally:
-            m.cards[at] = wild
-            m.wilds += 1
-            hand[:] = before
-    if mode == "new_meld_same_turn":
+    if sp.swapped_wild_placed and not sp.swapped_wild_to_new_meld:
+        # judged on a copy of the table as the swap leaves it (the run holds the natural card
+        # and one wild fewer: a one-wild-a-meld rule lets the wild back onto it); nothing of
+        # the game changes (a bot may be asked on another thread while a person's screen is
+        # drawn from the same game)
+        swapped = m.copy()
+        swapped.cards[at] = act.card
+        swapped.wilds -= 1
+        table = list(st.table)
+        table[act.meld] = swapped
+        left = take_away(st.hands[seat], (act.card,))  # (the hand once the wild is laid off)
+        why = f"The {wild} you would take could not be laid off anywhere this turn"
+        for i, t in enumerate(table):
+            for meaning in t.layoff_meanings(wild, rules):
+                bar = why_not_end(setup, st, seat, left, onto=LayOff(wild, i, meaning), table=table)
+                if bar is None:
+                    return None
+                why = f"If you swapped {act.card} for the {wild} and laid it off, {bar[0].lower()}{bar[1:]}"
+        return why
+    if sp.swapped_wild_to_new_meld:
         cnt = [0] * 53
         for c in st.hands[seat]:
             cnt[c] += 1
@@ -646,7 +615,7 @@ def apply_swap(setup: Setup, st: State, a: Action, check: bool) -> Action:
     hand.append(wild)
     forget(st, seat, a.card)
     know(st, seat, wild)
-    if setup.spec.swap != "to_hand":
+    if setup.spec.swapped_wild_placed:
         st.pending.append(wild)
     st.played_this_turn = True
     event(st, seat, "swap", f"{seat_name(seat)} put {a.card} in meld {a.meld + 1} and took {wild}",

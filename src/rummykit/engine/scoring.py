@@ -30,7 +30,7 @@ def score_round(
     hv = [hand_value(h, values) for h in hands]
     pts = [Fraction(0)] * n
     if winner is not None:
-        if spec.scoring == "winner_takes":
+        if spec.high_wins:
             won = Fraction(sum(hv[s] for s in range(n) if s != winner))
             if rummy and spec.going_rummy == "double":
                 won *= 2
@@ -42,7 +42,7 @@ def score_round(
         return pts
     if nobody_mode == "stalemate":
         return pts
-    if nobody_mode == "block" and spec.scoring == "winner_takes":
+    if nobody_mode == "block" and spec.high_wins:
         low = min(hv)
         lows = [s for s in range(n) if hv[s] == low]
         pot = Fraction(sum(v - low for v in hv))

@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
-from ..melds import MeldRules, Reading, TableMeld, rebuild_recipe
+from ..melds import Component, MeldRules, Reading, TableMeld, rebuild_recipe
 from ..rules.registry import Variant
 from ..rules.spec import RuleSpec
 
@@ -118,7 +118,9 @@ class State:
     skip_draw: bool = False  # the starter's extra card: no draw on the first turn
 
     # -- derived, per round: answers that depend on the round's facts alone (shared by copies)
-    contract_cache: dict[tuple[int, ...], list[Reading] | None] = field(default_factory=dict)
+    # going_down.solve's answers
+    contract_cache: dict[tuple[object, ...], list[Reading] | None] = field(default_factory=dict)
+    contract_parts: tuple[int, tuple[Component, ...]] | None = None  # (the deal's number, its contract)
     contract_words: tuple[int, str] | None = None  # (the deal's number, its contract in words)
     buy_cap: tuple[int, int | None] | None = None  # (the deal's number, buys a seat may make, or None)
     wh_solver: Solver | None = None
@@ -147,7 +149,7 @@ class State:
         return tuple(f.name for f in fields(cls) if f.name not in _DERIVED)
 
 
-_DERIVED = frozenset({"contract_cache", "contract_words", "buy_cap", "wh_solver", "legal"})
+_DERIVED = frozenset({"contract_cache", "contract_parts", "contract_words", "buy_cap", "wh_solver", "legal"})
 _DEEP = frozenset({"rng", "hands", "table", "legal"})
 # lists of immutable things (cards, seats, numbers, tuples of cards, events, result dicts never changed)
 _LIST_FIELDS = ("scores", "history", "actions", "winners", "stock", "discard", "discard_by", "down",

@@ -42,9 +42,9 @@ from .draw import (
     apply_take,
     draw_options,
 )
-from .flow import seat_name
+from .flow import contract_text, seat_name
+from .going_down import going_down, step_options
 from .melding import apply_layoff, apply_meld, apply_swap, meld_options, pat_now, table_options
-from .outs import with_going_out
 from .state import Phase, Setup, State
 from .validate import check_action
 
@@ -86,10 +86,11 @@ def _well_formed(action: object) -> Action:
 def compute_legal(setup: Setup, st: State) -> list[Action]:
     """Every action the seat to act may take now, each once."""
     ph = st.phase
+    if (ph is Phase.PLAY or ph is Phase.DRAW) and going_down(setup, st, st.current):
+        return step_options(setup, st, st.current)  # (part of the contract is down: the rest)
     if ph is Phase.PLAY:
         seat = st.current
-        acts = [] if setup.spec.meld_before_draw else with_going_out(setup, st, seat,
-                                                                      table_options(setup, st, seat))
+        acts = [] if setup.spec.meld_before_draw else table_options(setup, st, seat)
         discards = discard_options(setup, st, seat)
         acts.extend(discards)
         acts.extend(shanghai_discards(setup, st, discards))
@@ -99,7 +100,7 @@ def compute_legal(setup: Setup, st: State) -> list[Action]:
     if ph is Phase.DRAW:
         acts = draw_options(setup, st)
         if setup.spec.meld_before_draw:
-            acts.extend(with_going_out(setup, st, st.current, table_options(setup, st, st.current)))
+            acts.extend(table_options(setup, st, st.current))
         elif pat_now(setup, st):
             acts.extend(meld_options(setup, st, st.current))  # going out with the hand as held
         return acts
@@ -116,6 +117,9 @@ def gate(setup: Setup, st: State, a: Action) -> None:
     """The phase's own refusals, before the action's: a pending cut or an open window
     answers only its own question."""
     ph = st.phase
+    if (ph is Phase.PLAY or ph is Phase.DRAW) and type(a) is not Meld and going_down(setup, st, st.current):
+        raise IllegalActionError(f"Finish laying down your contract first ({contract_text(setup, st)}): "
+                                 f"lay its next meld")
     if ph is Phase.CUT and type(a) is not Cut:
         raise IllegalActionError(f"{seat_name(st.asked if st.asked is not None else st.current)} "
                                  f"must cut the pack first")

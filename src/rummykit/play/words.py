@@ -145,7 +145,7 @@ def round_table(s: Session, r: dict[str, Any]) -> str:
 
 def standings(s: Session) -> str:
     v = s.view()
-    low = s.game.spec.scoring != "winner_takes"
+    low = not s.game.spec.high_wins
     order = sorted(range(v["players"]), key=lambda k: (float(parse_num(v["scores"][k])) * (1 if low else -1)))
     lines = ["Game over. Final standings:"]
     for place, seat in enumerate(order, 1):

@@ -279,8 +279,7 @@ class HeuristicPlayer:
               table: list[TableMeld], acts: list[Action]) -> tuple[Action, Why]:
         melds = [a for a in acts if isinstance(a, Meld)]
         if melds:
-            values = v.values
-            best = max(melds, key=lambda m: (len(m.cards()), sum(values[c] for c in m.cards())))
+            best = self._meld_step(v, view, hand, table, melds)
             return best, lambda: (f"Meld {' / '.join(format_cards(c for c, _ in g) for g in best.melds)}: "
                                   f"lay down {self._contract_words(v, view)} as soon as you can.")
         swaps = [a for a in acts if isinstance(a, Swap)]
@@ -303,6 +302,29 @@ class HeuristicPlayer:
                     return Discard(c), lambda: f"Discard {c}: (a careless discard)."
             return Discard(c), lambda: self._discard_reason(v, view, rules, hand, table, c)
         return acts[0], lambda: "It is the only way to go on."
+
+    @staticmethod
+    def _meld_step(v: Variant, view: Seen, hand: list[Card], table: list[TableMeld],
+                   melds: list[Meld]) -> Meld:
+        """The meld to lay: toward the contract, the next meld of the least-penalty way to lay
+        the rest of it (the solver's, the arrangement a player would choose); else, and for
+        single melds, the one of the most cards, then the most points."""
+        values = v.values
+        sp = v.spec
+        if sp.contracts and not view.down[view.seat]:
+            laid = [m.to_reading() for m in table if m.owner == view.seat]
+            whole = view.round in sp.whole_hand_rounds
+            solver = v.solver(view.players, view.round)
+            exact = sp.contract_sizes == "exact" and not whole
+            rules = solver.rules
+            listed = {a.melds[0]: a for a in melds if len(a.melds) == 1}
+            for parts in solver.parts_left(sp.contract(view.round), laid, exact):
+                plan = solver.solve(parts, hand, whole_hand=whole, beside=laid) if parts else None
+                for rd in plan or ():
+                    got = listed.get(rd.items(rules))
+                    if got is not None:
+                        return got
+        return max(melds, key=lambda m: (len(m.cards()), sum(values[c] for c in m.cards())))
 
     # -- discarding ------------------------------------------------------------------
 
@@ -503,8 +525,7 @@ class HeuristicPlayer:
 
     def _buy_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card,
                    before: int) -> str:
-        b = v.spec.buying
-        extra = (b.extra_cards_by_round.get(view.round, b.extra_cards) if b else 0)
+        extra = v.spec.buy_penalty(view.round)
         e = self.evaluate(v, view, hand + [top], table)
         after = e.short
         g = _group_of(e, top)

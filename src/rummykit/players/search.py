@@ -154,7 +154,7 @@ class SearchPlayer:
         v = self.variant or get_variant(tv.ruleset)
         seat = tv.seat
         assert seat is not None
-        sign = 1 if v.spec.scoring == "winner_takes" else -1
+        sign = 1 if v.spec.high_wins else -1
         values: list[list[float]] = [[] for _ in cands]
         start = self._t0 if self._t0 is not None else time.perf_counter()
         self._t0 = None

@@ -188,7 +188,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             self.render()
 
     def _score_rewards(self, result: Mapping[str, Any]) -> None:
-        sign = 1.0 if self.variant.spec.scoring == "winner_takes" else -1.0
+        sign = 1.0 if self.variant.spec.high_wins else -1.0
         for s, a in enumerate(self.possible_agents):
             self.rewards[a] += sign * float(Fraction(result["points"][s])) / SCORE_SCALE
 
@@ -197,7 +197,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         assert g is not None
         if self.episode == "deal":
             pts = [float(Fraction(p)) for p in g.history[0]["points"]]  # exact text: "37/2"
-            best = max(pts) if self.variant.spec.scoring == "winner_takes" else min(pts)
+            best = max(pts) if self.variant.spec.high_wins else min(pts)
             winners = [s for s in range(self.n) if pts[s] == best]
         else:
             winners = list(g.winners)

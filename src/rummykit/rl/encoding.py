@@ -99,7 +99,7 @@ class ActionSpace:
         _decks, jokers = sp.pack_for(players)
         wilds = ([JOKER_CODE] if jokers else []) + (list(TWOS) if sp.twos_wild else [])
         return cls(players, sp.pack_size(players) // smallest_meld(variant), wilds,
-                   shanghai=sp.shanghai_call, rummy=sp.rummy_call, swap=sp.swap != "none")
+                   shanghai=sp.shanghai_call, rummy=sp.rummy_call, swap=sp.wild_swaps)
 
     def blocks(self) -> list[tuple[str, int, int]]:
         """(name, first id, count) of every block this layout has, in order (the docs and

@@ -168,7 +168,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         if self.g is None or not self._over():
             return [0.0] * self.setup.players
-        sign = 1.0 if self.setup.variant.spec.scoring == "winner_takes" else -1.0
+        sign = 1.0 if self.setup.variant.spec.high_wins else -1.0
         return [sign * float(s) / SCALE for s in self.g.scores]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RummyState:

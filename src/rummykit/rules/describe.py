@@ -119,7 +119,7 @@ def describe_rules(v: Variant) -> str:
         lines.append("Once down you may not discard a card that could be played; with no legal discard "
                      "you take the top discard and the top stock card.")
     lines.append(SWAP[sp.swap])
-    if sp.swap_sets and sp.swap != "none":
+    if sp.swap_sets and sp.wild_swaps:
         lines.append("A joker in a set may be swapped too, for a card of the set's rank in a suit "
                      "the set lacks.")
     b = sp.buying
@@ -161,11 +161,11 @@ def describe_rules(v: Variant) -> str:
         reuse = "" if k is None else f" (at most {k} time{'s' if k != 1 else ''})"
         lines.append(f"When the stock runs out, {STOCK[sp.stock_empty]}{reuse}.")
     vals = ", ".join(f"{k}={sp.card_values[k]}" for k in VALUE_KEYS)
-    if sp.scoring == "winner_takes":
+    if sp.high_wins:
         lines.append(f"Scoring: whoever goes out scores the others' hands ({vals}); highest total wins.")
     else:
         lines.append(f"Scoring: the others take their hands as penalty ({vals}); lowest total wins.")
-    if sp.scoring == "winner_takes" and sp.nobody_out == "block":
+    if sp.high_wins and sp.nobody_out == "block":
         lines.append("If nobody goes out, the lowest hand scores the differences to every other hand "
                      "(a tie for lowest shares it).")
     elif sp.nobody_out == "stalemate":

@@ -7,7 +7,6 @@ built-in id or a path) starts from another ruleset, whose tables are merged key 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import tomllib
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -16,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..cards import NUM_FACES, Card, parse_cards
+from ..cards import Card, parse_cards
 from ..melds import MeldRules, Reading, readings
 from ..solver import ContractRules, Solver
 from .spec import RuleSpec
@@ -201,9 +200,6 @@ def build_spec(data: Mapping[str, Any], source: str = "rules") -> RuleSpec:
         raise RulesError([str(e)], source) from None
 
 
-OUT_WEIGHT = 256  # (out_solver: a card no meld down takes outweighs any hand of those one may)
-
-
 class Variant:
     """A ruleset: its :class:`RuleSpec` plus meld and contract judgement."""
 
@@ -213,7 +209,6 @@ class Variant:
         self.name = spec.name
         self.raw = dict(raw) if raw is not None else spec.model_dump()
         self._solvers: dict[MeldRules, Solver] = {}
-        self._out_solvers: dict[tuple[MeldRules, frozenset[int], bool], Solver] = {}
         self.values = spec.values_table()  # penalty value of every face, by face code
 
     def __repr__(self) -> str:
@@ -244,34 +239,6 @@ class Variant:
         s = self._solvers.get(rules)
         if s is None:
             s = self._solvers[rules] = Solver(rules, self.spec.values_table(), self._contract_rules())
-        return s
-
-    def out_solver(self, players: int | None = None, round_no: int | None = None,
-                   free: frozenset[int] = frozenset(), melded: bool = False, lifted: bool = False) -> Solver:
-        """A solver that leaves the fewest cards out of the contract's melds rather than the
-        fewest points: every card worth 1 but the faces ``free`` (cards the melds already
-        down might take), worth 0 (``melded``: worth ``OUT_WEIGHT`` and 1, so that of the
-        arrangements leaving the fewest others out, one melding the most of these is found,
-        a slower search); its melds as long as need be where the cards beyond a contract's
-        size may be laid off at once (``layoff_on_contract_turn``).  It tells whether a seat
-        could go down and out in one turn (:mod:`..engine.outs`); the last few are kept.
-        ``lifted``: no wild limit (where the lay-offs after the contract have none, a meld
-        and what is laid off on it may hold more wilds than the contract's meld may)."""
-        rules = self.meld_rules(players, round_no)
-        if lifted:
-            rules = dataclasses.replace(rules, wild_limit="unlimited")
-        key = (rules, free, melded)
-        s = self._out_solvers.pop(key, None)
-        if s is None:
-            sizes = "at_least" if self.spec.layoff_on_contract_turn else self.spec.contract_sizes
-            if melded:
-                values = [1 if c in free else OUT_WEIGHT for c in range(NUM_FACES)]
-            else:
-                values = [0 if c in free else 1 for c in range(NUM_FACES)]
-            s = Solver(rules, values, self._contract_rules(sizes))
-            if len(self._out_solvers) >= 32:
-                del self._out_solvers[next(iter(self._out_solvers))]
-        self._out_solvers[key] = s  # (last used, last out)
         return s
 
     def _contract_rules(self, sizes: str | None = None) -> ContractRules:

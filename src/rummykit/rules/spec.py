@@ -206,6 +206,36 @@ class RuleSpec(BaseModel):
     def __copy__(self) -> RuleSpec:
         return self
 
+    # -- rule facts, each named once (engine, bots, RL, terminal and server read these,
+    # never the fields they come from)
+
+    @property
+    def high_wins(self) -> bool:
+        """Whether the highest total wins (whoever goes out scores the others' hands);
+        else the lowest (penalty scoring)."""
+        return self.scoring == "winner_takes"
+
+    @property
+    def wild_swaps(self) -> bool:
+        """Whether a melded wild may ever be swapped for the card it stands for."""
+        return self.swap != "none"
+
+    @property
+    def swap_on_contract_turn(self) -> bool:
+        """Whether a player may swap for a wild on the turn it meets the contract (and,
+        where there is no contract, on any turn)."""
+        return self.swap in ("to_hand", "table_same_turn")
+
+    @property
+    def swapped_wild_placed(self) -> bool:
+        """Whether a wild taken by a swap must be played the same turn (not kept in hand)."""
+        return self.swap not in ("none", "to_hand")
+
+    @property
+    def swapped_wild_to_new_meld(self) -> bool:
+        """Whether that wild must go into a new meld (not onto a meld on the table)."""
+        return self.swap == "new_meld_same_turn"
+
     def __deepcopy__(self, memo: dict[int, object] | None = None) -> RuleSpec:
         return self  # frozen: a copied game shares it
 
@@ -325,9 +355,7 @@ class RuleSpec(BaseModel):
             for n in range(lo, hi + 1):
                 hold = self.cards_dealt(r, n) + 1  # after drawing
                 if self.buy_allowed(r):
-                    b = self.buying
-                    assert b is not None
-                    lim = b.limit_by_round.get(r, b.limit)
+                    lim = self.buy_limit(r)
                     more = self.buy_penalty(r)
                     hold = self.pack_size(n) if lim is None else hold + lim * (1 + more)
                 if need > hold:
@@ -348,7 +376,7 @@ class RuleSpec(BaseModel):
                     continue
                 break
         problems.extend(self._can_go_out())
-        if self.scoring == "winner_takes":  # (most wins: a hand's value may not count for its holder)
+        if self.high_wins:  # (most wins: a hand's value may not count for its holder)
             for key in ("nobody_out", "on_reuse_limit"):
                 if getattr(self, key) == "penalty":
                     problems.append(
@@ -464,7 +492,7 @@ class RuleSpec(BaseModel):
             min_set=self.min_set,
             min_run=self.min_run,
             ace_both_ends=self.ace_both_ends and round_no not in self.no_ace_both_ends_deals,
-            swap_sets=self.swap_sets and self.swap != "none",
+            swap_sets=self.swap_sets and self.wild_swaps,
         )
 
     def values_table(self) -> list[int]:
@@ -478,6 +506,12 @@ class RuleSpec(BaseModel):
     def buy_allowed(self, round_no: int) -> bool:
         b = self.buying
         return b is not None and b.enabled and (b.rounds == "all" or round_no in b.rounds)
+
+    def buy_limit(self, deal: int) -> int | None:
+        """The buys each seat may make in deal ``deal`` (None: no limit; where there is
+        buying)."""
+        b = self.buying
+        return None if b is None else b.limit_by_round.get(deal, b.limit)
 
     def buy_penalty(self, deal: int) -> int:
         """The cards from the stock a buyer takes besides the discard in deal ``deal`` (its

@@ -254,7 +254,7 @@ class Table:
                "claim_seconds": self.settings["claim_seconds"],
                "turn_seconds": self.settings["turn_seconds"], "options": self.settings.get("options") or {},
                "deal_chosen": bool(self.settings.get("deal_chosen")),
-               "house_rules": self.extras.house_rules()}
+               "house_rules": self.extras.house_rules(), "high_wins": self.game.spec.high_wins}
         if "rules" in self.settings.get("setup_rules", {}):
             out["rules"] = self.settings["setup_rules"]["rules"]
         return out

@@ -170,13 +170,15 @@ RK.Board = (function () {
       h("tbody", null, rows)));
   }
 
-  /* Final standings, best first: low scores first unless the winners have the most. */
-  function standings(v, nm) {
+  /* Final standings, best first: low scores first unless the highest total wins (the
+     table's "high_wins"; from a server before it, read off the winners' scores). */
+  function standings(v, nm, highWins) {
     const n = v.players;
     const idx = [...Array(n).keys()];
     const val = (x) => { const [a, b] = String(x).split("/"); return b ? +a / +b : +a; };
     const w = v.winners || [];
-    const high = w.length && idx.some((i) => !w.includes(i) && val(v.scores[i]) < val(v.scores[w[0]]));
+    const high = typeof highWins === "boolean" ? highWins
+      : w.length && idx.some((i) => !w.includes(i) && val(v.scores[i]) < val(v.scores[w[0]]));
     idx.sort((a, b) => (high ? val(v.scores[b]) - val(v.scores[a]) : val(v.scores[a]) - val(v.scores[b])));
     return h("ol#standings.standings", null, idx.map((i) => h("li", { dataset: { seat: i } }, h("strong", null, nm[i]), `: ${v.scores[i]}`,
       w.includes(i) ? h("span.tag.act", null, "winner") : null,

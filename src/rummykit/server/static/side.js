@@ -251,7 +251,7 @@ RK.Side = (function () {
     const kids = [h("p", null, RK.Board.named(r.reason, nm)), RK.Board.resultTable(r, nm)];
     const btns = [];
     if (over) {
-      kids.push(h("h3", null, "Final standings"), RK.Board.standings(v, nm));
+      kids.push(h("h3", null, "Final standings"), RK.Board.standings(v, nm, m.table && m.table.high_wins));
       const next = m.table && m.table.rematch;
       if (next) btns.push(h("a.button.primary", { href: `/t/${next}` }, "Go to the new table"));
       else if (seated) btns.push(h("button#rematch.primary", { type: "button", onclick: () => rematch(A) }, "Play again with the same people"));
