@@ -54,7 +54,7 @@ def players_for(vid: str) -> int:
 
 def ranks(vid: str, r: GameResult) -> list[float]:
     """Each entry's place at the end (1 best; ties share)."""
-    low = rk.get_variant(vid).spec.scoring != "winner_takes"
+    low = not rk.get_variant(vid).spec.high_wins
     by_entry = [0.0] * len(r.entries)
     for seat, e in enumerate(r.entries):
         by_entry[e] = r.scores[seat] if low else -r.scores[seat]

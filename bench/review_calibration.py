@@ -45,7 +45,7 @@ def main() -> None:
     flagged = {x.step: x for d in r.deals for x in d.decisions if x.lost > 0}
     g = rk.replay(dict(rec, actions=[]))
     bot = SearchPlayer(1, samples=a.samples, budget=math.inf, horizon=a.horizon or FAR, variant=g.variant)
-    sign = 1 if g.spec.scoring == "winner_takes" else -1
+    sign = 1 if g.spec.high_wins else -1
     said = reviewed = true = 0.0
     print(f"seat {a.seat}: {len(flagged)} decisions with points lost")
     for step, text in enumerate(rec["actions"]):

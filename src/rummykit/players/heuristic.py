@@ -3,11 +3,13 @@
 Every choice reads one :class:`~.evaluation.HandEval` of the seat's hand (see
 :mod:`.evaluation`): it takes or buys a discard only when that brings the contract closer
 (fewer cards short) and the hand is not already swollen or in danger, melds and lays off as
-soon as it can, calls Shanghai and Rummy when offered, and discards the card that least
-hurts its plan — never a card the plan needs when another will do, then the card with the
-least chance of a meld, then one the next player does not want, then the costliest; when an
-opponent is close to going out and the contract is out of reach, the costliest first.  A wild
-card is kept, unless the seat is down and no meld on the table can take it.
+soon as it can, calls Shanghai and Rummy when offered, and discards by, in order: a wild
+card only when nothing else may (or when everyone is down and no meld on the table can take
+it); not the card just taken; a card no best plan needs; the card whose best meld in the
+making lacks the most; the fewest unseen cards to help it; one that feeds neither the table
+nor the next player; the costliest.  When an opponent is close to going out, points at risk
+(half the card's value less what its meld in the making is worth) come before prospects, and
+the plan's need first only while the contract is a card away or less.
 
 Every sentence :meth:`HeuristicPlayer.explain` gives is built from the evaluation that chose
 the action: the melds kept and what each lacks, the card's fate, the danger, the count of
@@ -40,7 +42,7 @@ from ..engine.view import View, as_view
 from ..melds import MeldRules, TableMeld
 from ..rules.registry import Variant, get_variant
 from ..rules.spec import describe_contract
-from .evaluation import RANK_PLURALS, Facts, Group, HandEval, Table, facts, seen_cards
+from .evaluation import RANK_PLURALS, Group, HandEval, Table, facts, seen_cards
 
 Why = Callable[[], str]  # the sentence, built only when someone asks (rollouts never do)
 DANGER = 3  # an opponent with this many cards or fewer may go out soon
@@ -632,4 +634,4 @@ def _and(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-__all__ = ["HeuristicPlayer", "Seen", "Facts"]
+__all__ = ["HeuristicPlayer", "Seen"]

@@ -333,7 +333,7 @@ class _Rolls:
 def _roll(bot: SearchPlayer, deals: Determinizer, cands: list[Action], seat: int, rng: random.Random,
           samples: int, own_turn: bool) -> _Rolls:
     """Every candidate played out from the same ``samples`` deals with the same seeds."""
-    sign = 1 if deals.variant.spec.scoring == "winner_takes" else -1
+    sign = 1 if deals.variant.spec.high_wins else -1
     values: list[list[float]] = [[] for _ in cands]
     outs = [0] * len(cands)
     feds = [0] * len(cands)
@@ -603,7 +603,7 @@ def review(record: Mapping[str, Any] | Game, seat: int, *, deal: int | None = No
             done[i] = judge(t.view, t.taken, variant, settings, t.step)
             if progress is not None:
                 progress(len(done), total)
-    sign = 1 if variant.spec.scoring == "winner_takes" else -1
+    sign = 1 if variant.spec.high_wins else -1
     out = []
     for k, result in enumerate(g.history):
         number = first + k
