@@ -323,3 +323,19 @@ def test_a_hint_never_discards_a_wild_card_while_a_natural_one_may_go_unless_it_
                 naturals = [x for x in acts if isinstance(x, rk.Discard) and not rules.is_wild(x.card)]
                 assert not naturals or "no meld on the table can take another wild card" in why, why
             g.apply(a)
+
+
+def test_a_seat_down_where_no_new_meld_may_follow_draws_rather_than_take_a_card_no_meld_takes():
+    # Contract Rummy: once down, a seat may only lay off (RULES.md 4.2, "new melds per turn:
+    # contract only").  Seat 1 is down with 8H 2D 4C 5H left; seat 0 discards 8S, which would
+    # make a pair with 8H, but no pair can be melded any more and no meld on the table takes
+    # it: taking it only means throwing a card back (the usability test saw down bots take
+    # and discard cards of one rank for whole deals)
+    g = deal("contract", ["2C 3C 5S 6S JC KC KD 3D 8S JD", "7C 7D 7H 9C 9D 9H 8H 2D 4C KS",
+                          "4D 5D 6D 7S JC QD 2H 6H JS TD"], "KH", "5H TS QH AS")
+    turn(g, "meld 7C 7D 7H / 9C 9D 9H", "discard KS")
+    turn(g, "discard JS")
+    turn(g, "discard 8S")
+    assert g.current_player == 1 and g.view(1)["down"][1] and g.view(1)["discard_top"] == "8S"
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert action == rk.Draw(), why

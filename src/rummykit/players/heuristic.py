@@ -259,7 +259,10 @@ class HeuristicPlayer:
             if not v.spec.contracts or view.down[view.seat]:
                 if any(m.layoff_meanings(top, rules) for m in table) and not rules.is_wild(top):
                     return Take(), lambda: f"Take {top}: it can be laid off at once."
-                if self._goes_with(v, view, hand, table, top):
+                # a card that goes with the hand's cards is worth taking only where a meld may
+                # still follow: never once down where the contract is the only meld of a deal
+                if ((not v.spec.contracts or v.spec.after_contract_melds != "none")
+                        and self._goes_with(v, view, hand, table, top)):
                     return Take(), lambda: self._take_words(v, view, hand, table, top, 0)
         return Draw(), lambda: self._draw_words(v, view, hand, table, top)
 
