@@ -339,3 +339,5 @@ def test_a_seat_down_where_no_new_meld_may_follow_draws_rather_than_take_a_card_
     assert g.current_player == 1 and g.view(1)["down"][1] and g.view(1)["discard_top"] == "8S"
     action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
     assert action == rk.Draw(), why
+    assert why == ("Draw from the stock: you are down, so you may only lay off now, and no meld on "
+                   "the table takes 8S.")

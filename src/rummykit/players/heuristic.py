@@ -264,7 +264,8 @@ class HeuristicPlayer:
                 if ((not v.spec.contracts or v.spec.after_contract_melds != "none")
                         and self._goes_with(v, view, hand, table, top)):
                     return Take(), lambda: self._take_words(v, view, hand, table, top, 0)
-        return Draw(), lambda: self._draw_words(v, view, hand, table, top)
+        return Draw(), lambda: self._draw_words(
+            v, view, hand, table, top, top is not None and any(m.layoff_meanings(top, rules) for m in table))
 
     def _goes_with(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card) -> bool:
         """Basic family: whether ``top`` makes a meld with the hand's cards, or goes with
@@ -553,9 +554,14 @@ class HeuristicPlayer:
         return f"Pass on {top}: {self._no_help(v, view, hand, table, top)}"
 
     def _draw_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld],
-                    top: Card | None) -> str:
+                    top: Card | None, fits: bool = True) -> str:
+        """Why draw from the stock; ``fits``: whether a meld on the table takes ``top``."""
         if top is None:
             return "Draw from the stock: the discard pile is empty."
+        if (v.spec.contracts and view.down[view.seat] and v.spec.after_contract_melds == "none"
+                and not fits):
+            return (f"Draw from the stock: you are down, so you may only lay off now, and no meld "
+                    f"on the table takes {top}.")
         if not v.spec.contracts or view.down[view.seat]:
             return f"Draw from the stock: {top} goes with nothing you can use now."
         return f"Draw from the stock: {self._no_help(v, view, hand, table, top)}"
