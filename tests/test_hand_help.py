@@ -12,6 +12,7 @@ from conftest import deal
 
 import rummykit as rk
 from rummykit.cards import parse_card
+from rummykit.melds import readings
 from rummykit.players.arrange import arrange, partial_melds
 from rummykit.players.fits import card_fits
 from rummykit.rules import options as words
@@ -90,6 +91,19 @@ def test_check_has_no_contract_part_once_down_or_without_contracts() -> None:
     assert contract is None and groups[0]["ok"]
     groups, contract = judged("basic", 1, ["7H 7S 7D", "AH 2H"], players=2)
     assert contract is None and [g["ok"] for g in groups] == [True, False]
+
+
+def test_check_counts_the_melds_laid_this_turn_going_down_in_steps() -> None:
+    # Contract deal 1 (two sets of three): 7C 7D 7H is laid as the first step; the meld areas
+    # then judge 9C 9D 9H against the set still to lay, and count the one laid
+    v = rk.get_variant("contract")
+    rd = readings(P("7C 7D 7H"), v.meld_rules(4, 1))[0]
+    checks, contract = check_groups(v, 1, 4, [P("9C 9D 9H")], down=False, laid=[rd])
+    assert contract is not None and contract.public() == {
+        "need": 2, "ready": 2, "ok": True, "text": "2 of 2 melds ready (1 laid): the contract is met"}
+    checks, contract = check_groups(v, 1, 4, [P("9C 9D")], down=False, laid=[rd])
+    assert contract is not None
+    assert contract.public()["text"] == "1 of 2 melds ready (1 laid): still a set of three"
 
 
 def test_check_a_pair_counts_where_the_contract_asks_for_one() -> None:

@@ -196,20 +196,27 @@ def _fits(rd: Reading, comp: Component, exact: bool) -> bool:
 
 
 def check_groups(variant: Variant, round_no: int, players: int, groups: Sequence[Sequence[Card]], *,
-                 down: bool, hand: Sequence[Card] | None = None
+                 down: bool, hand: Sequence[Card] | None = None, laid: Sequence[Reading] = ()
                  ) -> tuple[list[GroupCheck], ContractCheck | None]:
     """Each group judged as a meld of ``variant`` in deal ``round_no`` with ``players`` at the
     table, and, unless the seat is ``down`` or the deal has no contract, how far the groups go
-    toward the contract (``hand``: the seat's hand, for the deals melded with the whole hand)."""
+    toward the contract (``hand``: the seat's hand, for the deals melded with the whole hand;
+    ``laid``: the melds of the contract the seat has laid this turn, going down in steps, which
+    count as ready and leave the rest of the contract to the groups)."""
     sp = variant.spec
     rules = variant.meld_rules(players, round_no)
-    comps = sp.contract(round_no) if sp.contracts and not down else ()
-    pair = any(c.kind == "pair" for c in comps)
-    checks = [check_group(g, rules, pair=pair) for g in groups]
-    if not comps:
-        return checks, None
     whole = round_no in sp.whole_hand_rounds
     exact = sp.contract_sizes == "exact" and not whole
+    full = sp.contract(round_no) if sp.contracts and not down else ()
+    comps = full
+    if full and laid:
+        rests = variant.solver(players, round_no).parts_left(full, list(laid), exact)
+        comps = rests[0] if rests else full
+    pair = any(c.kind == "pair" for c in full)
+    checks = [check_group(g, rules, pair=pair) for g in groups]
+    if not full:
+        return checks, None
+    before = len(full) - len(comps)  # the contract's melds laid already this turn
     options = [[i for i, comp in enumerate(comps) if any(_fits(rd, comp, exact) for rd in ch.readings)]
                for ch in checks]
     ready, owner = _match(options, len(comps))
@@ -222,7 +229,10 @@ def check_groups(variant: Variant, round_no: int, players: int, groups: Sequence
         if ok and whole and hand is not None:
             ok = sorted(hand) == sorted(c for g in valid for c in g)
     missing = tuple(comp for i, comp in enumerate(comps) if owner[i] is None)
-    head = f"{ready} of {need} meld{'s' if need != 1 else ''} ready"
+    total = before + need
+    head = f"{before + ready} of {total} meld{'s' if total != 1 else ''} ready"
+    if before:
+        head += f" ({before} laid)"
     if ok:
         text = f"{head}: the contract is met"
     elif missing:
@@ -235,7 +245,7 @@ def check_groups(variant: Variant, round_no: int, players: int, groups: Sequence
         text = f"{head}, but going down lays exactly the contract's melds: take the others out"
     else:
         text = f"{head}, but not together: {_together(sp)}"
-    return checks, ContractCheck(need, ready, ok, text)
+    return checks, ContractCheck(total, before + ready, ok, text)
 
 
 def _together(sp: Any) -> str:

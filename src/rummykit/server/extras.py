@@ -350,8 +350,11 @@ class Extras:
                 raise Bad("illegal", f"{c} is not in your hand" if not hand[c] else
                           f"{c} is in your hand {'once' if hand[c] == 1 else f'{hand[c]} times'}, "
                           f"not {n} times")
+        down = bool(view["down"][seat])
+        # going down in steps: the contract's melds this seat laid this turn (public, on the table)
+        laid = [] if down else [m.to_reading() for m in g.table if m.owner == seat]
         checks, contract = check_groups(g.variant, view["round"], view["players"], parsed,
-                                        down=bool(view["down"][seat]), hand=list(hand.elements()))
+                                        down=down, hand=list(hand.elements()), laid=laid)
         return {"type": "check", "id": k, "groups": [c.public() for c in checks],
                 "contract": None if contract is None else contract.public()}
 
