@@ -17,6 +17,7 @@ import rummykit as rk
 from rummykit.cards import make_pack
 from rummykit.players import HeuristicPlayer
 from rummykit.players.evaluation import HandEval, facts
+from rummykit.players.search import SearchPlayer
 
 P = rk.parse_cards
 OTHERS = ["2C 2D 5S 6S 9C KC KD 3D 8D JD", "4D 5D 6D 7S 9S JC QD 2H 6H 7H"]  # seats 0 and 2
@@ -325,19 +326,30 @@ def test_a_hint_never_discards_a_wild_card_while_a_natural_one_may_go_unless_it_
             g.apply(a)
 
 
-def test_a_seat_down_where_no_new_meld_may_follow_draws_rather_than_take_a_card_no_meld_takes():
-    # Contract Rummy: once down, a seat may only lay off (RULES.md 4.2, "new melds per turn:
-    # contract only").  Seat 1 is down with 8H 2D 4C 5H left; seat 0 discards 8S, which would
-    # make a pair with 8H, but no pair can be melded any more and no meld on the table takes
-    # it: taking it only means throwing a card back (the usability test saw down bots take
-    # and discard cards of one rank for whole deals)
+def down_with_8H_offered_8S() -> rk.engine.game.Game:
+    """Contract Rummy: seat 1 is down with 8H 2D 4C 5H left, and seat 0 has discarded 8S."""
     g = deal("contract", ["2C 3C 5S 6S JC KC KD 3D 8S JD", "7C 7D 7H 9C 9D 9H 8H 2D 4C KS",
                           "4D 5D 6D 7S JC QD 2H 6H JS TD"], "KH", "5H TS QH AS")
     turn(g, "meld 7C 7D 7H / 9C 9D 9H", "discard KS")
     turn(g, "discard JS")
     turn(g, "discard 8S")
     assert g.current_player == 1 and g.view(1)["down"][1] and g.view(1)["discard_top"] == "8S"
+    return g
+
+
+def test_a_seat_down_where_no_new_meld_may_follow_draws_rather_than_take_a_card_no_meld_takes():
+    # Contract Rummy: once down, a seat may only lay off (RULES.md 4.2, "new melds per turn:
+    # contract only").  8S would make a pair with 8H, but no pair can be melded any more and no
+    # meld on the table takes it: taking it only means throwing a card back (the usability
+    # test saw down bots take and discard cards of one rank for whole deals)
+    g = down_with_8H_offered_8S()
     action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
     assert action == rk.Draw(), why
     assert why == ("Draw from the stock: you are down, so you may only lay off now, and no meld on "
                    "the table takes 8S.")
+
+
+def test_the_hard_bot_does_not_weigh_taking_a_card_no_meld_can_take_once_down():
+    g = down_with_8H_offered_8S()
+    acts = g.legal_actions()
+    assert SearchPlayer(1).candidates(g.view(1), acts, rk.Draw()) == [rk.Draw()]

@@ -82,7 +82,9 @@ class SearchPlayer:
             v, rules, hand, table = h._setup(tv)
             helps = h._helps(v, seen, hand, table, top)[1]
             if not helps and not isinstance(hint, (Take, Buy)):
-                free = seen.down[seen.seat] or not v.spec.contracts
+                # a card that goes with the hand is worth weighing only where a meld may follow
+                sp = v.spec
+                free = not sp.contracts or (seen.down[seen.seat] and sp.after_contract_melds != "none")
                 if not free or not h.evaluate(v, seen, hand + [top], table).partners(top):
                     return [hint]
             if phase == "may_i":
