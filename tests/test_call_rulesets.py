@@ -679,3 +679,19 @@ def test_progressive_a_player_may_not_buy_or_take_back_its_own_discard_on_its_ow
     assert g.current_player == 1 and g.phase == "draw" and g.view(1)["discard_top"] == "KC"
     assert rk.Take() not in g.legal_actions() and rk.Buy() not in g.legal_actions()
     illegal(g, "take", "your own discard")
+
+
+def test_seven_hand_a_bot_may_shed_the_ace_of_clubs_when_it_calls_rummy():
+    # the ace of clubs is card 0: the bot's call read "a.card" as a truth value, so AC was never
+    # a card to shed, and a caller whose only card to shed was AC crashed (IndexError, seen in a
+    # hard bot's rollout of the ladder)
+    from rummykit.players import HeuristicPlayer
+
+    hands = [SEVEN[0], SEVEN[1], "2C 3C 4C 5D 6D 8S TS JS QD KD AC"]
+    g = deal("seven-hand", hands, "KS", "KC")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S", "discard 9H")
+    assert g.phase == "call" and g.current_player == 2
+    ac = rk.parse_card("AC")
+    acts = [a for a in g.legal_actions() if a in (rk.CallRummy(ac), rk.Pass())]
+    assert acts == [rk.CallRummy(ac), rk.Pass()]
+    assert HeuristicPlayer(2).choose(g.view(2), acts) == rk.CallRummy(ac)

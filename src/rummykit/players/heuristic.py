@@ -240,8 +240,8 @@ class HeuristicPlayer:
         if isinstance(calls[0], CallShanghai):
             return calls[0], lambda: ("Call Shanghai: the discard goes on the table "
                                       "and your hand gets smaller.")
-        best = self._rank_discards(v, view, rules, hand, table, [a.card for a in calls
-                                                                  if isinstance(a, CallRummy) and a.card])
+        sheds = [a.card for a in calls if isinstance(a, CallRummy) and a.card is not None]  # (AC is 0)
+        best = self._rank_discards(v, view, rules, hand, table, sheds)
         shed = best[0]
         return CallRummy(shed), lambda: (f"Call Rummy and shed {shed}: "
                                          + self._discard_reason(v, view, rules, hand, table, shed, False))
