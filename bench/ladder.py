@@ -131,7 +131,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--part", choices=("both", "random", "ladder"), default="both")
+    ap.add_argument("--families", default=",".join(FAMILIES), help="comma separated (default: all)")
     args = ap.parse_args()
+    wanted = args.families.split(",")
+    unknown = [f for f in wanted if f not in FAMILIES]
+    if unknown:
+        ap.error(f"unknown family {unknown[0]!r}; choose from {', '.join(FAMILIES)}")
+    for f in list(FAMILIES):
+        if f not in wanted:
+            del FAMILIES[f]
     games, random_games = (4, 8) if args.quick else (args.games, args.random_games)
     if args.part in ("both", "random"):
         medium_vs_random(random_games, args.seed, args.workers)
