@@ -42,7 +42,7 @@ def program(argv0: str | None = None, executable: str | None = None) -> str:
         try:
             if found is not None and os.path.samefile(found, argv0):
                 return "rummykit"
-        except OSError:
+        except OSError:  # a path that vanished or cannot be compared: name it in full below
             pass
         return shlex.quote(_shown(argv0))
     return f"{shlex.quote(_shown(executable))} -m rummykit"
