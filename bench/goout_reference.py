@@ -4,6 +4,7 @@
     python bench/goout_reference.py --quick           # about 5 s each, as CI runs it
     python bench/goout_reference.py --rulesets shanghai,combination --seconds 120 --seed 2 --show 3
     python bench/goout_reference.py --empty           # control: nobody else has melded yet
+    python bench/goout_reference.py --positions 3400 --seconds 100000   # 20,400 positions: hours
 
 When a seat that has not met its contract could go down and out this turn (lay its contract
 down, lay off every other card on the table's melds, and discard the last card where the rules
@@ -772,12 +773,15 @@ def detail(title: str, i: int, g, seat: int, ref_path, listed_path) -> str:
                       f"  melds offered: {' | '.join(offered) if offered else 'none'}"])
 
 
-def run_ruleset(r: Rules, seconds: float, seed: int, empty: bool, show: int) -> Row:
+def run_ruleset(r: Rules, seconds: float, seed: int, empty: bool, show: int,
+                positions: int | None = None) -> Row:
+    """Judge positions 0, 1, ... of ruleset ``r`` until ``seconds`` pass or ``positions``
+    have been judged (whichever comes first)."""
     row = Row()
     start = time.monotonic()
     per_position = min(POSITION_SECONDS, seconds / 2)
     for i in range(MAX_POSITIONS):
-        if time.monotonic() - start > seconds:
+        if time.monotonic() - start > seconds or (positions is not None and row.positions >= positions):
             break
         rng = random.Random(f"table-{r.vid}-{seed}-{i}")
         try:
@@ -822,6 +826,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rulesets", default=",".join(RULESETS), help="comma separated")
     ap.add_argument("--seconds", type=float, default=60.0, help="per ruleset")
+    ap.add_argument("--positions", type=int, default=None, metavar="N",
+                    help="stop a ruleset after N judged positions (--seconds still caps it)")
     ap.add_argument("--seed", type=int, default=1, help="positions' seed")
     ap.add_argument("--empty", action="store_true", help="control: no melds on the table")
     ap.add_argument("--quick", action="store_true", help=f"{QUICK_SECONDS:g} s per ruleset (CI)")
@@ -829,8 +835,11 @@ def main() -> None:
                     help="print up to K missed positions per ruleset")
     args = ap.parse_args()
     seconds = QUICK_SECONDS if args.quick else args.seconds
+    if args.positions is not None and args.positions < 1:
+        ap.error("--positions must be at least 1")
+    upto = f"up to {args.positions} positions or " if args.positions else ""
     print(f"going down and out in one turn: brute force vs the listed moves (seed {args.seed}, "
-          f"{seconds:g} s per ruleset{', empty table' if args.empty else ''})")
+          f"{upto}{seconds:g} s per ruleset{', empty table' if args.empty else ''})")
     print(f"{'':<27}{'-- without swaps --':^28}{'---- with swaps ----':^31}".rstrip())
     print(f"{'ruleset':<17}{'positions':>10}{'goes out':>10}{'missed':>8}{'ref miss':>10}"
           f"{'goes out':>13}{'missed':>8}{'ref miss':>10}{'timed out':>11}{'s':>6}"
@@ -838,7 +847,7 @@ def main() -> None:
     details = []
     for vid in args.rulesets.split(","):
         r = Rules.of(vid)
-        row = run_ruleset(r, seconds, args.seed, args.empty, args.show)
+        row = run_ruleset(r, seconds, args.seed, args.empty, args.show, args.positions)
         plain, sw = row.plain, row.with_swaps
         if r.swaps:
             swaps = f"{sw.ref_out:>13}{sw.missed:>8}{sw.ref_missed:>10}"
