@@ -86,10 +86,10 @@ STATE_FIELDS = tuple(f for f in State.field_names()
 
 def fingerprint(g: Game) -> str:
     """Every mutable field of the engine, cheaply (for long random games)."""
-    data = {f: getattr(g, f) for f in STATE_FIELDS}
+    data = {f: getattr(g.state, f) for f in STATE_FIELDS}
     data["table"] = [(m.kind, list(m.cards), m.lo, m.rank, m.suit, m.wilds, m.owner) for m in g.table]
     data["sizes"] = (len(g.log), len(g.actions), len(g.history))
-    data["rng"] = g.rng.getstate()
+    data["rng"] = g.state.rng.getstate()
     return repr(data)
 
 

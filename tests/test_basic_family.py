@@ -8,6 +8,7 @@ from helpers import count_restocks_until_round_ends, draw_and_discard_it, events
 
 import rummykit as rk
 from rummykit.engine.flow import stalemate
+from rummykit.engine.position import set_position
 
 # seat 1 plays first (dealer 0).  Seat 1 can meld 7s, 9s and the clubs run.
 TWO = ["2H 2S 5D 6D 8S 9C TS JS AC AD", "7H 7S 7D 3C 4C 5C 9H 9S 9D 6C"]
@@ -182,8 +183,8 @@ def test_basic_house_rule_shuffle_before_reusing_the_stock():
     run_out_stock(g)
     pile = list(g.discard)
     g.apply("draw")
-    assert sorted(g.stock + [g.hands[g.current][-1]]) == sorted(pile)
-    assert g.stock + [g.hands[g.current][-1]] != pile[::-1]
+    assert sorted([*g.stock, g.hands[g.current][-1]]) == sorted(pile)
+    assert [*g.stock, g.hands[g.current][-1]] != pile[::-1]
 
 
 def test_basic_round_ends_when_stock_runs_out_the_3rd_time_scored_as_block():
@@ -231,18 +232,17 @@ def test_traditional_stock_shuffled_once_then_stalemate_the_second_time():
 
 def test_traditional_stalemate_detector_every_hand_one_card_nothing_fits():
     g = deal("traditional", TWO, "8H")
-    g.hands = [rk.parse_cards("KC"), rk.parse_cards("QD")]
     from rummykit.melds import TableMeld
 
     rd = g.variant.meld_readings("7H 7S 7D")[0]
-    g.table = [TableMeld.from_reading(rd, 1, g.rules, True)]
-    g.stock = rk.parse_cards("2C 3C")
-    g.discard = rk.parse_cards("4C")
+    set_position(g, hands=[rk.parse_cards("KC"), rk.parse_cards("QD")],
+                 table=[TableMeld.from_reading(rd, 1, g.rules, True)],
+                 stock=rk.parse_cards("2C 3C"), discard=rk.parse_cards("4C"))
     assert stalemate(g.state)
-    g.stock = rk.parse_cards("2C 7C")  # 7C could still be laid off
+    set_position(g, stock=rk.parse_cards("2C 7C"))  # 7C could still be laid off
     assert not stalemate(g.state)
-    g.stock = rk.parse_cards("2C 3C")
-    g.hands = [rk.parse_cards("KC KD"), rk.parse_cards("QD")]  # two cards: a meld may come
+    set_position(g, stock=rk.parse_cards("2C 3C"),
+                 hands=[rk.parse_cards("KC KD"), rk.parse_cards("QD")])  # two cards: a meld may come
     assert not stalemate(g.state)
 
 
@@ -251,13 +251,10 @@ def test_traditional_stalemate_declared_in_play():
     from rummykit.melds import TableMeld
 
     # a position one discard from a stalemate: every hand then holds one card
-    g.hands = [rk.parse_cards("KC"), rk.parse_cards("QD 2S")]
     rd = g.variant.meld_readings("7C 7S 7D")[0]
-    g.table = [TableMeld.from_reading(rd, 0, g.rules, True)]
-    g.stock = rk.parse_cards("3S 4S 5S")
-    g.discard = rk.parse_cards("6S")
-    g.state.legal = None  # the position was set by hand: ask afresh
-    g.phase = "play"
+    set_position(g, hands=[rk.parse_cards("KC"), rk.parse_cards("QD 2S")],
+                 table=[TableMeld.from_reading(rd, 0, g.rules, True)],
+                 stock=rk.parse_cards("3S 4S 5S"), discard=rk.parse_cards("6S"), phase="play")
     g.apply("discard 2S")
     assert g.history[-1]["ended_by"] == "stalemate"
 

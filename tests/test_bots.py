@@ -140,7 +140,7 @@ def test_cards_seen_taken_stay_with_their_taker_in_every_sample():
     for k in range(50):
         d = determinize(view, random.Random(k))
         assert rk.parse_card("9S") in d.hands[1]
-        assert d.hands[2] == P(view["hand"])
+        assert list(d.hands[2]) == P(view["hand"])
 
 
 def test_the_unseen_cards_are_the_pack_less_what_the_seat_saw():

@@ -9,6 +9,7 @@ from conftest import all_cards, deal, full_pack, illegal, play
 from helpers import draw_and_discard_it, events, run_out_stock
 
 import rummykit as rk
+from rummykit.engine.position import set_hand, set_position
 from rummykit.engine.scoring import settlement
 
 P = rk.parse_cards
@@ -156,14 +157,11 @@ def test_powe_ten_cards_eight_deals_buys_and_no_shanghai():
 
 def test_powe_never_goes_out_by_discarding():
     g = deal("shanghai-powe", [" ".join(h.split()[:10]) for h in SH], "KS", "6H 7C")
-    g.hands[1] = rk.parse_cards("7H 7S 7D 9C 9D 9S 9H 5H")
-    g.state.legal = None  # the position was set by hand: ask afresh
+    set_hand(g, 1, rk.parse_cards("7H 7S 7D 9C 9D 9S 9H 5H"))
     play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S")
-    g.hands[1] = rk.parse_cards("9H KC")
-    g.state.legal = None  # the position was set by hand: ask afresh
+    set_hand(g, 1, rk.parse_cards("9H KC"))
     illegal(g, "layoff 9H 2", "neither play nor discard")
-    g.hands[1] = rk.parse_cards("KC")
-    g.state.legal = None  # the position was set by hand: ask afresh
+    set_hand(g, 1, rk.parse_cards("KC"))
     illegal(g, "discard KC", "may not go out by discarding")
 
 
@@ -197,12 +195,10 @@ def test_powe_no_swap_that_leaves_one_card_neither_playable_nor_discardable():
     leave KC alone once the JK is laid off (it went wrong: the swap was offered, and then
     only combination's "draw both" was left)."""
     g = _down_with_a_joker_run("shanghai-powe", "7H 7S 7D", 10)
-    g.hands[1] = P("4H KC")
-    g.state.legal = None  # the position was set by hand: ask afresh
+    set_hand(g, 1, P("4H KC"))
     assert [a.text() for a in g.legal_actions() if isinstance(a, (rk.Swap, rk.Draw))] == []
     illegal(g, "swap 4H 2", "neither play nor discard")
-    g.hands[1] = P("4H 7C")  # 7C goes on the 7s once the JK is laid off: the swap is fine
-    g.state.legal = None
+    set_hand(g, 1, P("4H 7C"))  # 7C goes on the 7s once the JK is laid off: the swap is fine
     play(g, "swap 4H 2", "layoff JK=7H 2", "layoff 7C 1")
     assert g.state.history[-1]["winner"] == 1
 
@@ -622,10 +618,9 @@ def test_ten_card_a_meld_after_the_contract_is_offered_with_each_wild_the_player
                         ("2C 8C 9C JK KD AC", ["meld JK=7C 8C 9C", "meld 2C=7C 8C 9C"])]:
         g = rk.new_game("ten-card", players=4, seed=2)
         seat = g.current
-        g.hands[seat] = rk.parse_cards(cards)
-        g.state.down = [True] * 4  # (everyone met the contract on an earlier turn)
-        g.state.down_turn = [-5] * 4
-        g.state.legal = None
+        set_hand(g, seat, rk.parse_cards(cards))
+        # (everyone met the contract on an earlier turn)
+        set_position(g, down=[True] * 4, down_turn=[-5] * 4)
         offered = [a.text() for a in g.legal_actions() if isinstance(a, rk.Meld)]
         for text in want:
             assert text in offered

@@ -4,6 +4,7 @@ from conftest import deal, hand, illegal, play  # noqa: F401
 from helpers import count_restocks_until_round_ends, draw_and_discard_it, events, run_out_stock
 
 import rummykit as rk
+from rummykit.engine.position import set_hand, set_position
 
 # contract, 3 players, dealer 0: seat 1 plays first, then seat 2, then seat 0
 S0 = "AH AS 2H 2S 6C 8C 8D TH JH QH"
@@ -373,8 +374,7 @@ def test_contract_stock_rebuilt_at_most_max_stock_reuses_times_then_everyone_sco
 
 def test_contract_stock_and_discard_pile_both_empty_round_ends_everyone_scores():
     g = three()
-    g.stock, g.discard = [], g.discard[-1:]
-    g.state.legal = None  # the position was set by hand: ask afresh
+    set_position(g, stock=[], discard=g.discard[-1:])
     g.apply("draw")
     while g.phase == "may_i":
         g.apply("pass")
@@ -511,8 +511,7 @@ def test_combination_may_not_discard_a_playable_card():
 def test_combination_may_not_go_out_by_discarding_no_legal_discard_draw_both():
     g = deal("combination", [S0, C1, S2], "KS", "9H 2D 3D QC")
     play(g, "draw", "meld 7H 7S 7D / 9C 9D 9S", "layoff 9H 2", "discard KC")
-    g.hands[1] = rk.parse_cards("QD")
-    g.state.legal = None  # the position was set by hand: ask afresh
+    set_hand(g, 1, rk.parse_cards("QD"))
     draw_and_discard_it(g)
     draw_and_discard_it(g)
     play(g, "draw")
@@ -520,8 +519,7 @@ def test_combination_may_not_go_out_by_discarding_no_legal_discard_draw_both():
     acts = [rk.format_action(a) for a in g.legal_actions()]
     assert "discard QD" in acts  # two cards: discarding one does not go out
     top = g.view(1)["discard_top"]
-    g.hands[1] = rk.parse_cards("QD")
-    g.state.legal = None  # the position was set by hand: ask afresh
+    set_hand(g, 1, rk.parse_cards("QD"))
     assert [rk.format_action(a) for a in g.legal_actions()] == ["draw both"]
     illegal(g, "discard QD", "may not go out by discarding")
     stock_top = g.stock[-1]
@@ -564,7 +562,8 @@ def test_may_i_a_thirteen_card_run_ace_to_king_melds_though_the_ace_reads_low_or
     hands = ["3C 4D 5H 6C 7D 8H 9C TD JH QC", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS",
              "5C 6D 7H 8C 9D TH JC QD KH 3D"]
     g = deal("may-i", hands, "2C", "KD", first_round=3)
-    g.hands[1] += rk.parse_cards("JS QS KS 6C 7C 8C 9C")  # as if bought over the last turns
+    # as if bought over the last turns
+    set_hand(g, 1, g.hands[1] + tuple(rk.parse_cards("JS QS KS 6C 7C 8C 9C")))
     g.apply("draw")
     for _ in range(2):
         g.apply("pass")
@@ -595,8 +594,7 @@ def test_contract_round7_run_from_ace_to_ace_with_both_natural_aces_is_offered()
              "AS 2S 6H 6C 8C 8D TH JH QH 4D 5S 7S"]
     g = deal("contract", hands, "KC", "KS 7H", first_round=7)
     play(g, "draw", "pass", "pass")
-    g.hands[1] = rk.parse_cards("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 3C 4C 5C 6C 7S 8S 9S TS")
-    g.state.legal = None  # the position was set by hand: ask afresh
+    set_hand(g, 1, rk.parse_cards("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 3C 4C 5C 6C 7S 8S 9S TS"))
     ace_to_ace = "meld AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"
     melds = [a.text() for a in g.legal_actions() if isinstance(a, rk.Meld)]
     assert sorted(melds) == ["meld 3C 4C 5C 6C", "meld 7S 8S 9S TS", ace_to_ace]
@@ -629,8 +627,7 @@ def _seat_to_play_holding(variant, deal_no, players, cards):
     g.apply("draw")
     while g.phase != "play":
         g.apply("pass")
-    g.hands[g.current] = rk.parse_cards(cards)
-    g.state.legal = None  # (ask afresh)
+    set_hand(g, g.current, rk.parse_cards(cards))
     return g
 
 

@@ -13,14 +13,16 @@ import secrets
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..cards import Card, format_cards, make_pack
+from ..melds import MeldRules, TableMeld
 from ..rules.registry import Variant, get_variant
 from .actions import (
     Action,
     IllegalActionError,
 )
+from .events import Event
 from .flow import contract, contract_text, first_dealer, new_state, start_round, whole_hand_round
 from .record import check_record, record_of
 from .state import Phase, Setup, State
@@ -153,19 +155,19 @@ class Game:
     def record(self) -> dict[str, Any]:
         return record_of(self.setup, self.state)
 
-    # -- the match, read through: the public facts, typed
+    # -- the position, read through: typed and read-only.  Lists come out as tuples (a
+    # snapshot: writing into one raises, where a list copy would quietly change nothing);
+    # the public API's lists (scores, winners, history) as fresh lists.  A test that needs
+    # a position sets it with :func:`.position.set_position`; nothing else writes a state.
 
     @property
     def scores(self) -> list[Fraction]:
-        return self.state.scores
-
-    @scores.setter
-    def scores(self, value: list[Fraction]) -> None:
-        self.state.scores = value
+        """Each seat's running total (exact: Block Rummy may split a kitty)."""
+        return list(self.state.scores)
 
     @property
     def winners(self) -> list[int]:
-        return self.state.winners
+        return list(self.state.winners)
 
     @property
     def round_no(self) -> int:
@@ -173,7 +175,8 @@ class Game:
 
     @property
     def history(self) -> list[dict[str, Any]]:
-        return self.state.history
+        """Each finished deal's result (the dicts are the game's own: read them)."""
+        return list(self.state.history)
 
     @property
     def is_over(self) -> bool:
@@ -192,18 +195,91 @@ class Game:
     def phase(self) -> Phase:
         return self.state.phase
 
-    @phase.setter
-    def phase(self, value: Phase | str) -> None:
-        self.state.phase = Phase(value)
-        self.state.legal = None
-
     @property
     def last_round(self) -> dict[str, Any] | None:
         return self.state.last_round
 
-    if TYPE_CHECKING:
-        # every other field of the state reads through as well (set below): see State
-        def __getattr__(self, name: str) -> Any: ...
+    @property
+    def dealer(self) -> int:
+        return self.state.dealer
+
+    @property
+    def current(self) -> int:
+        """Whose turn it is (in a claim window, :attr:`current_player` is the seat asked)."""
+        return self.state.current
+
+    @property
+    def turn_index(self) -> int:
+        return self.state.turn_index
+
+    @property
+    def asked(self) -> int | None:
+        return self.state.asked
+
+    @property
+    def queue(self) -> tuple[int, ...]:
+        """The seats still to be asked in an open claim window, in order."""
+        return tuple(self.state.queue)
+
+    @property
+    def call_kind(self) -> str | None:
+        return self.state.call_kind
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple([tuple(h) for h in self.state.hands])
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The stock, its top card last."""
+        return tuple(self.state.stock)
+
+    @property
+    def discard(self) -> tuple[Card, ...]:
+        """The discard pile, its top card last."""
+        return tuple(self.state.discard)
+
+    @property
+    def table(self) -> tuple[TableMeld, ...]:
+        """The melds on the table (each the game's own: read it, don't change it)."""
+        return tuple(self.state.table)
+
+    @property
+    def down(self) -> tuple[bool, ...]:
+        return tuple(self.state.down)
+
+    @property
+    def buys(self) -> tuple[int, ...]:
+        return tuple(self.state.buys)
+
+    @property
+    def known(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(self.state.known)
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        return tuple(self.state.log)
+
+    @property
+    def kitty(self) -> int:
+        return self.state.kitty
+
+    @property
+    def stock_reuses(self) -> int:
+        return self.state.stock_reuses
+
+    @property
+    def taken(self) -> Card | None:
+        return self.state.taken
+
+    @property
+    def pending(self) -> tuple[Card, ...]:
+        return tuple(self.state.pending)
+
+    @property
+    def rules(self) -> MeldRules | None:
+        """How melds are judged this deal."""
+        return self.state.rules
 
     # -- the match's set-up, read through (compatibility: g.spec, g.n, ...)
 
@@ -262,23 +338,6 @@ class Game:
     @property
     def deals(self) -> int | None:
         return self.setup.deals
-
-
-def _state_property(name: str) -> property:
-    def get(self: Game) -> Any:
-        return getattr(self.state, name)
-
-    def put(self: Game, value: Any) -> None:
-        setattr(self.state, name, value)
-        self.state.legal = None  # a test that sets a position asks afresh
-
-    return property(get, put, doc=f"The state's ``{name}`` (see :class:`~.state.State`).")
-
-
-# every field of the state reads (and, for tests that set a position, writes) through
-for _name in State.field_names():
-    if _name not in Game.__dict__:
-        setattr(Game, _name, _state_property(_name))
 
 
 def make_setup(variant: Variant, *, players: int, seed: int, options: Mapping[str, Any] | None,
