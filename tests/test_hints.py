@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 import rummykit as rk
 from rummykit.cards import make_pack
+from rummykit.engine.position import set_position
+from rummykit.melds import TableMeld
 from rummykit.players import HeuristicPlayer
 from rummykit.players.evaluation import HandEval, facts
 from rummykit.players.search import SearchPlayer
@@ -263,6 +265,42 @@ def test_when_an_opponent_may_go_out_a_costly_loner_goes_before_a_cheap_one():
     assert action == rk.Discard(rk.parse_card("AH")), why  # 15 points, the costliest loner
     assert why.startswith("Discard AH: Seat 2 may go out soon and AH costs 15 points"), why
     assert "QS QS (a pair toward a set of queens)" in why  # the pairs stay
+
+
+def _next_seat_down_to(cards_left: str, seat1: str):
+    """Seat 2 (next after seat 1) is down with a set of 7s and a set of kings on the table
+    and ``cards_left`` in hand; seat 1, not down, holds ``seat1`` after its draw."""
+    g = deal("contract", ["2C 2D 5S 6S 9C KC KD 3D 8D JD", "KC 3H QS QS 9D AH 6S 8H 2D 4C",
+                          "7C 7D 7H 8C 8D 8S 2S 5D 9S 7S"], "TH", "TD 3S 4S 5S 6C JH 9H")
+    turn(g, "discard TD")
+    turn(g, "meld 7C 7D 7H / 8C 8D 8S", "discard 9S")
+    turn(g, "discard 4S")
+    draw(g)
+    assert g.current_player == 1 and g.phase == "play"
+    rules = g.rules
+    table = [TableMeld.from_reading(g.variant.meld_readings(m)[0], 2, rules, True)
+             for m in ("7C 7D 7H", "KH KS KD")]
+    hands = [list(h) for h in g.hands]
+    hands[1], hands[2] = P(seat1), P(cards_left)
+    set_position(g, table=table, hands=hands)
+    return g
+
+
+def test_a_card_that_would_let_the_next_player_lay_it_off_and_go_out_is_kept():
+    # seat 2 holds one card: KC would go on its kings, then its last card out; seat 1 sheds
+    # a cheaper loner instead, though KC is the costliest card it can spare
+    g = _next_seat_down_to("5D", "KC 3H QS QS 9D 6S 2D 4C 5C 8H JD")
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert action != rk.Discard(rk.parse_card("KC")), why
+    assert action.card not in P("QS 7H 7S 7D KH KS KD"), why
+    assert "Not KC: Seat 2 has one card left and could take it, lay it off on the table and go out" in why
+
+
+def test_with_two_cards_left_next_the_costliest_loner_still_goes_unless_it_fits_the_table():
+    # seat 2 holds two cards: KC fits its kings, so the costliest loner that fits nothing goes
+    g = _next_seat_down_to("5D 9C", "KC 3H QS QS 9D 6S 2D 4C 5C 8H JD")
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert action == rk.Discard(rk.parse_card("JD")), why
 
 
 def test_a_discard_that_brings_the_contract_closer_is_taken_and_the_reason_counts_the_cards():
