@@ -95,6 +95,15 @@ class Seen:
         """Whether an opponent holds so few cards that it may go out soon."""
         return min(n for s, n in enumerate(self.hand_sizes) if s != self.seat) <= DANGER
 
+    def next_out(self, contract: bool) -> int:
+        """How near the next player (first to take this turn's discard) is to laying a
+        taken card off and going out: 3 with one card left, 2 with two, 1 with three, else
+        0 (and 0 while a ``contract`` keeps it from laying off: not down yet)."""
+        nxt = (self.seat + 1) % self.players
+        if contract and not self.down[nxt]:
+            return 0
+        return max(0, 4 - self.hand_sizes[nxt])
+
     def close(self) -> list[int]:
         """The opponents close to going out."""
         return [s for s, n in enumerate(self.hand_sizes) if s != self.seat and n <= DANGER]
@@ -106,7 +115,8 @@ KEEP = {0: 2.0, 1: 1.0, 2: 0.3}  # what a card's meld is worth when points are a
 class Weigh:
     """What choosing one discard weighs (smallest ``key`` first)."""
 
-    __slots__ = ("card", "back", "wild", "value", "table", "wanted", "need", "lack", "outs", "risk", "key")
+    __slots__ = ("card", "back", "wild", "value", "table", "wanted", "need", "lack", "outs", "risk", "out",
+                 "key")
 
     def __init__(self, card: Card):
         self.card = card
@@ -119,6 +129,9 @@ class Weigh:
         self.lack = 0  # how many cards its best meld in the making lacks
         self.outs = 0  # unseen cards that would help that meld
         self.risk: float | None = None  # points at risk less its meld's worth, when in danger
+        # the next player could take it, lay it off and go out: 3 with one card left (it
+        # surely can), 2 with two, 1 with three (it may), else 0
+        self.out = 0
         self.key: tuple[Any, ...] = ()
 
 
@@ -357,6 +370,7 @@ class HeuristicPlayer:
         unit = e.f.unit
         taken = view.taken
         fits = _fitting(table, rules) if not self.careless and table else set()
+        near = view.next_out(contract) if table and not self.careless else 0
         out = []
         for c in dict.fromkeys(options):
             w = Weigh(c)
@@ -369,6 +383,7 @@ class HeuristicPlayer:
             if not self.careless:
                 w.table = c in fits or (rules.is_wild(c) and any(m.layoff_meanings(c, rules) for m in table))
                 w.wanted = wanted[c] > 0
+                w.out = near if w.table else 0
             if down:
                 w.key = (w.wild, w.back, w.table, w.wanted, -w.value)
             else:
@@ -380,7 +395,9 @@ class HeuristicPlayer:
                     # (someone may go out before it is used) less what its meld is worth
                     w.risk = 0.5 * w.value - unit * KEEP.get(w.lack, 0.0)
                     need = w.need if short <= 1 else 0  # out of reach in time: only points count
-                    w.key = (w.wild, w.back, need, -w.risk, w.outs, feeds)
+                    # a card the next player would surely go out with goes last of all; one it
+                    # may go out with, after the contract's needs
+                    w.key = (w.wild, w.back, w.out == 3, need, w.out, -w.risk, w.outs, feeds)
                 else:
                     w.key = (w.wild, w.back, w.need, -w.lack, w.outs, feeds, -w.value)
             w.key = w.key + (self.rng.random() if draw else 0.0,)
@@ -438,6 +455,12 @@ class HeuristicPlayer:
             return head + ("no meld on the table takes it, and it is the costliest card you can spare "
                            f"({me.value} points).")
         why = self._why_first(v, view, e, me, nxt, words)
+        # a card as costly or more kept back only because the next player could go out with it
+        held = [w for w in rest if w.out == 3 and not w.wild and w is not nxt and w.value >= me.value]
+        if held:
+            h = max(held, key=lambda w: w.value).card
+            why += (f" Not {h}: Seat {(view.seat + 1) % view.players} has one card left and could take "
+                    "it, lay it off on the table and go out.")
         return head + why + keep
 
     def _why_first(self, v: Variant, view: Seen, e: HandEval, me: Weigh, nxt: Weigh, words: str) -> str:
@@ -451,12 +474,19 @@ class HeuristicPlayer:
             return f"keep the wild card {nxt.card}; " + self._lone_words(e, me, words)
         if nxt.back and not me.back:
             return f"you just took {nxt.card}; throwing it back would gain nothing."
+        nxt_seat = f"Seat {(view.seat + 1) % view.players}"
+        if nxt.out == 3 and me.out < 3:
+            return (f"{nxt_seat} has one card left and could take {nxt.card}, lay it off on the table "
+                    f"and go out; {c} fits no meld there.")
         if me.risk is not None and nxt.risk is not None:
             who = ", ".join(f"Seat {s}" for s in view.close())
             short = e.short if contract else 0
             if me.need < nxt.need and short <= 1:
                 return (f"{who} may go out soon, and {nxt.card} is needed for {words}; {c} is not "
                         f"({self._lone_words(e, me, words, bare=True)}).")
+            if nxt.out > me.out:
+                return (f"{nxt_seat} has {4 - nxt.out} cards left and could take {nxt.card}, lay it off "
+                        f"on the table and be close to going out; {c} fits no meld there.")
             if me.risk > nxt.risk:
                 far = f"; you are {short} cards from {words}" if contract and short >= 2 else ""
                 return (f"{who} may go out soon and {c} costs {me.value} points"
