@@ -52,7 +52,7 @@ def command(*args: str | int, db: str | Path | None = None) -> str:
     """``program()`` with ``args``, and ``--db FILE`` when ``db`` is not the default file."""
     parts = [program(), *(shlex.quote(str(a)) for a in args)]
     if db is not None:
-        from .store import default_path
+        from .paths import default_path
 
         path = Path(db)
         if path.absolute() != default_path().absolute():

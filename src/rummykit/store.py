@@ -23,6 +23,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from .paths import default_path as default_path  # (re-exported: store.default_path is how callers name it)
+
 APPLICATION_ID = 0x52554D4B  # "RUMK"
 
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = []
@@ -97,12 +99,6 @@ def _low_wins(rules: dict[str, Any]) -> bool | None:
 
 class StoreError(ValueError):
     """A database file rummykit cannot use; the message says why and what to do."""
-
-
-def default_path() -> Path:
-    from platformdirs import user_data_path
-
-    return user_data_path("rummykit", appauthor=False) / "games.sqlite3"
 
 
 @dataclass

@@ -17,6 +17,7 @@ from ..rules.registry import RulesError, Variant, get_variant, load_variant, var
 from ..store import StoreError
 from . import online
 from . import play as play_cmds
+from .records import read_record
 from .review import review as review_cmd
 from .simulate import run_simulation
 
@@ -252,7 +253,7 @@ def hint(record_file: str | None, game_id: int | None, db: str | None, seat: int
             raise click.ClickException(f"cannot read {record_file}: {e.strerror or e}") from None
         except UnicodeDecodeError:
             raise click.ClickException(f"{record_file} is not a game record: it is not UTF-8 text") from None
-        data = _read_record(record_file, text, line)
+        data = read_record(record_file, text, line)
     seed = data.get("seed") if isinstance(data, dict) else None
     if isinstance(data, dict) and "seed" in data and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise click.ClickException(f"{record_file}: the record's seed must be a whole number, not "
@@ -281,43 +282,6 @@ def hint(record_file: str | None, game_id: int | None, db: str | None, seat: int
     click.echo(f"{g.spec.name}, deal {view['round']} ({view['contract']}), seat {who}, phase {view['phase']}")
     click.echo(f"hand: {' '.join(view['hand'])}   discard: {view['discard_top'] or '-'}")
     click.echo(f"hint: {action.text()} — {why}")
-
-
-def _read_record(name: str, text: str, line: int) -> Any:
-    """Record ``line`` (1-based) of a JSON-lines file, or the one record of a JSON file."""
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if not lines:
-        raise click.ClickException(f"{name} is empty: a game record is a JSON object")
-    if line < 1:
-        raise click.ClickException(f"--line counts from 1: --line {line} is no record")
-    try:
-        whole = json.loads(text)
-    except (ValueError, RecursionError):  # not JSON, or nested too deep to read
-        whole = None
-    if whole is not None or len(lines) == 1:
-        if line != 1:
-            raise click.ClickException(f"{name} holds one record, so there is no line {line}; "
-                                       "--line picks a record of a JSON-lines file (simulate --records)")
-        if whole is None:
-            raise click.ClickException(f"{name} is not a game record (JSON): {_json_error(lines[0])}")
-        return whole
-    if line > len(lines):
-        raise click.ClickException(f"{name} holds {len(lines)} records, so there is no --line {line}; "
-                                   f"choose --line 1-{len(lines)}")
-    try:
-        return json.loads(lines[line - 1])
-    except (ValueError, RecursionError) as e:
-        raise click.ClickException(f"{name}, line {line}, is not a game record (JSON): {e}") from None
-
-
-def _json_error(text: str) -> str:
-    try:
-        json.loads(text)
-    except json.JSONDecodeError as e:
-        return str(e)
-    except RecursionError:
-        return "nested too deep to read"
-    return "not JSON"
 
 
 @main.group()

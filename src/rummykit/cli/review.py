@@ -13,6 +13,7 @@ from rich.table import Table
 
 from ..store import StoreError
 from . import play as play_cmds
+from .records import read_record
 
 
 @click.command()
@@ -39,7 +40,6 @@ def review(game: str, seat: int | None, deal: int | None, as_json: bool, samples
     made against the best one, the points it cost and why; the few that cost the most per
     deal; luck kept apart from the choices."""
     from ..players.review import review as run_review
-    from .main import _read_record
     from .simulate import default_workers
 
     if samples < 2:
@@ -73,7 +73,7 @@ def review(game: str, seat: int | None, deal: int | None, as_json: bool, samples
             raise click.ClickException(f"cannot read {game}: {e.strerror or e}") from None
         except UnicodeDecodeError:
             raise click.ClickException(f"{game} is not a game record: it is not UTF-8 text") from None
-        record = _read_record(game, text, line)
+        record = read_record(game, text, line)
         if seat is None:
             players = record.get("players") if isinstance(record, dict) else None
             seats = f" (0-{players - 1})" if isinstance(players, int) and players > 0 else ""
