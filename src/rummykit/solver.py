@@ -5,6 +5,14 @@ an array of face counts.  Each component takes a candidate meld built from the c
 left; identical components take candidates in a fixed order (no permutations twice);
 a branch stops when even using every card left could not beat the best arrangement
 found.  It returns the arrangement with the least leftover penalty.
+
+Why one module of this size (about 1,150 lines, over the package's ~700): it is one
+algorithm around one representation — face counts, candidate *skeletons* (a meld's
+naturals and wild slots) and the contract's components — and its parts lean on each other:
+the bounds (``shortfall``, ``feasible``, the set and run margins) prune ``solve``'s search,
+the skeletons feed both, and ``parts_left``/``meets`` answer from the same candidates.
+Split, each piece would import the others' private tuples; mypyc compiles it as one unit,
+the engine's hottest.  Runs-only contracts are already apart (:mod:`.solver_runs`).
 """
 
 from __future__ import annotations

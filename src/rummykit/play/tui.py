@@ -17,6 +17,12 @@ every action and ``rummykit resume`` goes on with it.
 
 Everything that comes from the game (cards, moves, names, rules text) is drawn as
 plain text, never read as markup.
+
+Why one module of this size (about 840 lines, over the package's ~700): it is one Textual
+``App`` — Textual's own idiom, each key an ``action_*`` method of the app, reading the one
+selection, cursor and pending meld the app holds — with three small widgets beside it.
+What is not the screen lives elsewhere: the game loop and saving in :mod:`.session`, the
+words in :mod:`.words`.
 """
 
 from __future__ import annotations
