@@ -3,7 +3,7 @@ the one :class:`State` (every field that changes, declared once here).
 
 Everything that reads or rebuilds a position — the turn machine, the actions, the views,
 the determinizer, the tests — reads these declarations, so a new turn fact is one new
-field here (and, if a seat may see it, one line of :data:`TURN_STATE`).
+field here (and, if a seat may see it, one fact in :mod:`.viewspec`, the view's declaration).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ..cards import Card
 from ..melds import Component, MeldRules, Reading, TableMeld, rebuild_recipe
 from ..rules.registry import Variant
 from ..rules.spec import RuleSpec
+from .viewspec import TURN_FACTS
 
 if TYPE_CHECKING:
     from ..solver import Solver
@@ -159,22 +160,8 @@ _plain_values = attrgetter(*_PLAIN_FIELDS)
 _list_values = attrgetter(*_LIST_FIELDS)
 
 
-# Where the turn stands, as every seat at the table saw it: (view key, State field, kind).
-# The view writes these in ``turn_state``; the determinizer restores them from it.
+# Where the turn stands, as every seat at the table saw it: (view key, State field, kind),
+# declared in viewspec.TURN_FACTS.  The view writes these in ``turn_state``; the
+# determinizer restores them from it.
 # kind: "plain" (ints, bools, None and lists of them), "card" (a Card or None), "cards".
-TURN_STATE: tuple[tuple[str, str, str], ...] = (
-    ("turn_index", "turn_index", "plain"),
-    ("discarded_by", "discard_by", "plain"),
-    ("down_turn", "down_turn", "plain"),
-    ("played_before", "played_before", "plain"),
-    ("asked", "asked", "plain"),
-    ("queue", "queue", "plain"),
-    ("call_kind", "call_kind", "plain"),
-    ("protected", "protected", "plain"),
-    ("last_taker", "last_taker", "plain"),
-    ("taken", "taken", "card"),
-    ("pending", "pending", "cards"),
-    ("melds_this_turn", "melds_this_turn", "plain"),
-    ("played_this_turn", "played_this_turn", "plain"),
-    ("skip_draw", "skip_draw", "plain"),
-)
+TURN_STATE: tuple[tuple[str, str, str], ...] = tuple([(t.key, t.field, t.kind) for t in TURN_FACTS])
