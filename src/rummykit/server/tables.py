@@ -1,11 +1,12 @@
 """Tables and the Hub: one engine Game per table, its seats, connections, claims and bots.
 
 A table talks to the engine only through ``rk.new_game``/``rk.replay``, ``view(seat)``,
-``view(None)``, ``legal_actions()``, ``apply()``, ``record()``, ``current_player`` and
-``is_over``.  Every change runs synchronously on the event loop (no await in the middle):
-apply, commit to storage, then a state message to every connection.  Timed things — a bot's
-move after ``bot_delay``, the claim window's countdown, the turn timer, the grace period of
-an absent player — are asyncio tasks that re-check the position before they act.
+``view(None)``, ``legal_actions()``, ``apply()``, ``record()``, ``current_player``,
+``is_over`` and, for claim windows, ``claim_window()`` and ``claim_view(seat)``.  Every
+change runs synchronously on the event loop (no await in the middle): apply, commit to
+storage, then a state message to every connection.  Timed things — a bot's move after
+``bot_delay``, the claim window's countdown, the turn timer, the grace period of an absent
+player — are asyncio tasks that re-check the position before they act.
 
 Claim windows: when the engine asks seats one at a time whether they want a discard (May I
 / buy, Shanghai, Rummy), every seat in its queue is asked at once; the answers are stored
@@ -593,41 +594,27 @@ class Table:
     def _send_to(self, seat: int) -> None:
         self.send_state(*[c for c in self.conns if c.seat == seat])
 
-    def _window_kind(self) -> str:
-        g = self.game
-        if g.phase == "call":
-            return g.call_kind or "shanghai"
-        b = self.game.spec.buying
-        return "may_i" if b is None or b.verb == "May I" else "buy"
-
     def _open_window(self, restored: dict[int, str] | None = None, state_id: int | None = None) -> None:
-        queue = list(self.game.queue)
-        legal = {seat: [format_action(a) for a in self._asked(queue, seat).legal_actions()]
-                 for seat in queue}
+        """Open the engine's window (``Game.claim_window``): every seat in its queue is
+        offered at once what the engine would offer it when those ahead of it pass."""
+        g = self.game
+        cw = g.claim_window()
+        assert cw is not None
+        queue = list(cw.seats)
+        legal = {seat: [format_action(a) for a in cw.offer(seat)] for seat in queue}
         if state_id is None:
             self.state_id += 1
             state_id = self.state_id
-        kind = self._window_kind()
-        g = self.game
+        kind = cw.kind
         w = self.window = Window(kind=kind, state_id=state_id, seats=queue, legal=legal,
                                  deadline=time.time() + float(self.settings["claim_seconds"]),
                                  answers=dict(restored or {}),
-                                 card=str(g.discard[-1]) if g.discard else None,
-                                 penalty=g.spec.buy_penalty(g.round_no) if g.phase == "may_i" else 0)
+                                 card=None if cw.card is None else str(cw.card), penalty=cw.penalty)
         if restored is None:  # a person who asked not to be asked (claim preferences) passes at once
             for seat in queue:
                 if (self.seats[seat].player is None and "pass" in legal[seat]
                         and self.extras.passes(seat, kind)):
                     self._note_answer(w, seat, "pass")
-
-    def _asked(self, queue: list[int], seat: int) -> Game:
-        """The game as the engine would ask ``seat`` in this window: the seats ahead of it
-        have passed (a pass inside a window only moves the engine's queue on)."""
-        sim = self.game.copy()
-        sim.state.queue = queue[queue.index(seat):]
-        sim.state.asked = seat
-        sim.state.legal = None
-        return sim
 
     def _window_key(self) -> tuple[Any, ...]:
         g = self.game
@@ -783,7 +770,7 @@ class Table:
                     if level is None or seat in w.answers or seat not in w.legal:
                         continue
                     legal = [parse_action(t) for t in w.legal[seat]]
-                    view = self._asked(w.seats, seat).view(seat)
+                    view = self.game.claim_view(seat)
                     action = await self._choose(level, seat, view, legal)
                     if self.window is not w:
                         return
