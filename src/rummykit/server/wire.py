@@ -48,3 +48,13 @@ def with_log_from(msg: dict[str, Any], start: int) -> dict[str, Any]:
     if start:
         view = dict(view, log=view["log"][start:])
     return {**msg, "view": view, "log_from": start}
+
+
+class Refused(Exception):
+    """A client's message refused: answered with an ``error`` message (``code``, ``message``)
+    to its sender alone, changing nothing (the codes: docs/protocol.md)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
