@@ -10,6 +10,8 @@ such a connection a state message carries ``"log_from": k`` and ``view["log"]`` 
 the entries from index k on: the client keeps the entries before k from the messages it had
 (k = 0: the whole log, as on a new connection or in a new deal).  A connection without the
 option gets the whole log every time, as before.
+
+:class:`Refused`: a client's message the table refuses, answered to that client alone.
 """
 
 from __future__ import annotations
