@@ -6,7 +6,8 @@ hands the rest to its parts, one module each: the claim window (windows.py: ``Cl
 opens the engine's out-of-turn windows to every seat at once, takes the answers, feeds them
 to the engine in its order and settles the position), the clock (clock.py: ``TurnClock``,
 the turn's timed task, the turn timer, the grace period of an absent player) and the bots
-(bots.py: ``BotDriver``, bot moves, stand-ins, hints).  The :class:`Hub` holds every table of
+(bots.py: ``BotDriver``, bot moves, stand-ins, hints); its seats and connections are
+data of seats.py (``Seat``, ``Conn``).  The :class:`Hub` holds every table of
 the process and gathers the changes of one turn of the event loop into one transaction.
 
 A table talks to the engine only through ``rk.new_game``/``rk.replay``, ``view(seat)``,
@@ -21,12 +22,10 @@ player — are asyncio tasks that re-check the position before they act.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import format_action, parse_action
@@ -37,9 +36,10 @@ from .bots import BOT_LEVELS, STAND_IN, BotDriver
 from .clock import TurnClock
 from .extras import DEAL_BREAK_SECONDS, TYPES, Bad, Extras
 from .observe import Observer
+from .seats import MAX_BEHIND, OVERFLOW, Conn, Seat, token_hash
 from .storage import Change, LeaseLost, Storage, StoredTable
 from .windows import WINDOW_PHASES, ClaimWindows, Window
-from .wire import LogCursor, Refused, encode, with_log_from
+from .wire import Refused, encode, with_log_from
 
 __all__ = ["BOT_LEVELS", "MAX_BEHIND", "OVERFLOW", "STAND_IN", "WINDOW_PHASES", "Conn", "Hub", "Refused",
            "Seat", "Table", "Window", "token_hash"]
@@ -47,68 +47,13 @@ __all__ = ["BOT_LEVELS", "MAX_BEHIND", "OVERFLOW", "STAND_IN", "WINDOW_PHASES", 
 log = logging.getLogger("rummykit.server")
 
 
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def new_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
 
-@dataclass
-class Seat:
-    kind: str  # "human" or "bot:<level>"
-    name: str
-    token_hash: str | None = None
-    connections: int = 0
-    autoplay: str | None = None  # None, "away" (grace period over) or "asked" (by its player)
-    grace: asyncio.Task[None] | None = None
-
-    @property
-    def bot(self) -> str | None:
-        return self.kind[4:] if self.kind.startswith("bot:") else None
-
-    @property
-    def player(self) -> str | None:
-        """The bot level playing this seat now, or None when a person plays it."""
-        if self.bot:
-            return self.bot
-        return STAND_IN if self.autoplay else None
-
-    def public(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name,
-                "connected": self.bot is not None or self.connections > 0,
-                "taken": self.bot is not None or self.token_hash is not None,
-                "autoplay": self.autoplay is not None}
-
-
-OVERFLOW = "\x00overflow"  # the writer closes a connection that fell this far behind (code 1013)
-MAX_BEHIND = 200
-
-
-@dataclass(eq=False)
-class Conn:
-    """One websocket connection: its seat (None: a spectator) and its outgoing queue."""
-
-    seat: int | None
-    out: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    behind: bool = False
-    log: LogCursor | None = None  # a delta-log connection (?log=delta): what of the log it has
-    greeted: bool = False  # it has had its first state message and the chat's log
-
-    def send(self, msg: dict[str, Any] | str) -> None:
-        """Queue a message; a client that does not read is cut off (it reconnects and gets
-        the whole state again) rather than let its queue grow without end."""
-        if self.behind:
-            return
-        if self.out.qsize() >= MAX_BEHIND:
-            self.behind = True
-            self.out.put_nowait(OVERFLOW)
-            return
-        self.out.put_nowait(msg if isinstance(msg, str) else encode(msg))
-
-
 class Table:
+    """One game served: the I/O shell around its engine Game and its parts (see above)."""
+
     def __init__(self, hub: Hub, tid: str, name: str, variant: Variant, game: Game,
                  settings: dict[str, Any], seats: list[Seat], status: str, state_id: int,
                  created: float, saved: int):
