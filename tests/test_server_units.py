@@ -192,13 +192,13 @@ def test_a_stand_in_never_moves_for_a_person_who_came_back_meanwhile(tmp_path) -
             await asyncio.sleep(0.3)  # both away past the grace period: bots play them, slowly
             g = t.game
             seat = g.current_player
-            assert t.seats[seat].autoplay == "away" and t.turn_key is not None and t.turn_key[2] == "medium"
-            key, before = t.turn_key, len(g.actions)
+            assert t.seats[seat].autoplay == "away" and t.clock.key is not None and t.clock.key[2] == "medium"
+            key, before = t.clock.key, len(g.actions)
             t.connect(Conn(seat=seat))  # the person is back (stored and scheduled at the turn's end)
-            await t._bot_turn(key, "medium", 0)  # the bot's sleep ends in this same turn of the loop
+            await t.bots.play_turn(key, "medium", 0)  # the bot's sleep ends in this same turn of the loop
             assert len(g.actions) == before, "the bot moved for a person who is back"
             await asyncio.sleep(0.05)
-            assert t.seats[seat].autoplay is None and t.turn_key is not None and t.turn_key[2] is None
+            assert t.seats[seat].autoplay is None and t.clock.key is not None and t.clock.key[2] is None
             hub.stop()
         finally:
             storage.close()
@@ -248,7 +248,7 @@ def test_the_browser_hint_is_the_hand_evaluations(tmp_path) -> None:
             for seat, m in enumerate(states):
                 if m["legal"] and m["window"] is None:
                     g = table.game
-                    bot = HeuristicPlayer(table._bot_seed(seat), g.variant)
+                    bot = HeuristicPlayer(table.bots.seed(seat), g.variant)
                     action, why = bot.explain(g.view(seat), g.legal_actions())
                     progress = bot.progress(g.view(seat))
                     assert m["hint"] == {"action": rk.format_action(action), "why": why,

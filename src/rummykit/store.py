@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .paths import default_path as default_path  # (re-exported: store.default_path is how callers name it)
+from .storage_api import SavedRecord
 
 APPLICATION_ID = 0x52554D4B  # "RUMK"
 
@@ -335,6 +336,30 @@ class Store:
         except BaseException:
             db.execute("ROLLBACK")
             raise
+
+    # -- the shared storage model (storage_api.GameLog): thin adapters ----------------------
+
+    def create_game(self, setup: dict[str, Any], seats: Sequence[str], name: str) -> int:
+        """A new game (``new_game``); the person's seat is the first "human" one."""
+        human = next((i for i, k in enumerate(seats) if k == "human"), 0)
+        return self.new_game(setup, seats, human, name)
+
+    def append_action(self, game: int, n: int, seat: int, action: str) -> None:
+        """Action ``n`` of ``game`` (``add_action``, without a round's points or the end)."""
+        self.add_action(game, n, seat, action)
+
+    def load_game(self, game: int) -> SavedRecord[int] | None:
+        """``game``'s set-up and actions, or None if the file has no such game."""
+        with self._reading(f"game {game}"):
+            found = self.db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone()
+        if found is None:
+            return None
+        g = self.game(game)
+        return SavedRecord(g.id, g.setup, tuple(g.actions))
+
+    def unfinished_games(self) -> list[int]:
+        with self._reading("listing the unfinished games"):
+            return [r[0] for r in self.db.execute("SELECT id FROM games WHERE finished IS NULL ORDER BY id")]
 
     # -- reading ---------------------------------------------------------------------------
 

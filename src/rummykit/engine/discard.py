@@ -96,10 +96,10 @@ def shanghai_discards(setup: Setup, st: State, discards: list[Discard]) -> list[
     return [CallShanghai(discard=d.card) for d in discards if playable(st, d.card)]
 
 
-def call_options(setup: Setup, st: State) -> list[Action]:
-    """The seat asked in a call window: each call it may make, then pass."""
-    seat = st.asked
-    assert seat is not None and st.rules is not None
+def call_options(setup: Setup, st: State, seat: int) -> list[Action]:
+    """What ``seat`` is offered when a call window asks it (the seat asked now, or one
+    further down the queue once those ahead of it pass): each call it may make, then pass."""
+    assert st.rules is not None
     top = st.discard[-1]
     out: list[Action] = []
     if st.call_kind == "shanghai":

@@ -22,6 +22,7 @@ from .actions import (
     Action,
     IllegalActionError,
 )
+from .claims import ClaimWindow, claim_view, claim_window
 from .events import Event
 from .flow import contract, contract_text, first_dealer, new_state, start_round, whole_hand_round
 from .record import check_record, record_of
@@ -103,6 +104,17 @@ class Game:
         """Every action the seat to act may take now (one best arrangement per meld
         kind: :meth:`apply` also takes any other legal arrangement)."""
         return list(legal_of(self.setup, self.state))
+
+    def claim_window(self) -> ClaimWindow | None:
+        """The out-of-turn window open now (May I?, buy, Shanghai or Rummy call), or None:
+        its kind, the seats it asks in priority order and what each would be offered if
+        those ahead of it pass.  Changes nothing (see :mod:`.claims`)."""
+        return claim_window(self.setup, self.state)
+
+    def claim_view(self, seat: int) -> dict[str, Any]:
+        """``view(seat)`` as it will be when the open window reaches ``seat`` (those ahead
+        of it having passed): what a bot answering early reads.  Changes nothing."""
+        return claim_view(self.setup, self.state, check_seat_index(seat, self.setup.n))
 
     # ------------------------------------------------------------------ apply
 

@@ -104,12 +104,21 @@ def compute_legal(setup: Setup, st: State) -> list[Action]:
         elif pat_now(setup, st):
             acts.extend(meld_options(setup, st, st.current))  # going out with the hand as held
         return acts
-    if ph is Phase.MAY_I:
-        return list(WINDOW_ANSWERS)
-    if ph is Phase.CALL:
-        return call_options(setup, st)
+    if ph is Phase.MAY_I or ph is Phase.CALL:
+        return window_options(setup, st, st.asked if st.asked is not None else st.current)
     if ph is Phase.CUT:
         return list(CUT_ONLY)
+    return []
+
+
+def window_options(setup: Setup, st: State, seat: int) -> list[Action]:
+    """What an open May I / buy or call window offers ``seat``, one of its queue, when the
+    window reaches it (the seats ahead of it having passed: a pass only moves the queue on,
+    so the position is this one with ``seat`` asked).  Reads the state, changes nothing."""
+    if st.phase is Phase.MAY_I:
+        return list(WINDOW_ANSWERS)
+    if st.phase is Phase.CALL:
+        return call_options(setup, st, seat)
     return []
 
 

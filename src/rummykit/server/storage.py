@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -34,6 +35,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from ..storage_api import SavedRecord
 
 log = logging.getLogger("rummykit.server")
 
@@ -225,6 +228,12 @@ class StoredTable:
     last_action_state: int = 0  # the state_id stored with the last action
 
 
+# a table's timing and hints when its creator gives none: POST /api/tables' defaults
+# (app.parse_create; tests/test_storage_api.py checks they agree)
+TABLE_DEFAULTS: dict[str, Any] = {"bot_delay": 0.6, "claim_seconds": 5, "grace_seconds": 30,
+                                  "turn_seconds": None, "hints": True}
+
+
 class Storage:
     """A small repository over the database; each method is one transaction.
 
@@ -386,6 +395,47 @@ class Storage:
             c.execute(update(TableRow).where(TableRow.id == tid, TableRow.rematch.is_(None))
                       .values(rematch=rematch))
             return str(c.execute(select(TableRow.rematch).where(TableRow.id == tid)).scalar())
+
+    # -- the shared storage model (storage_api.GameLog): thin adapters ----------------------
+
+    def create_game(self, setup: dict[str, Any], seats: Sequence[str], name: str,
+                    settings: dict[str, Any] | None = None) -> str:
+        """A new table playing ``setup`` (``create_table``), its human seats free, with the
+        settings a table made through POST /api/tables would get (``TABLE_DEFAULTS``, and
+        ``settings`` over them): the Hub serves it like any other.  ``seats``: "human" or
+        a bot level.  Its id."""
+        kinds = [k if k == "human" else f"bot:{k}" for k in seats]
+        names = ["" if k == "human" else f"{k[4:].capitalize()} bot {i + 1}" for i, k in enumerate(kinds)]
+        options = setup.get("options") or {}
+        full = dict(TABLE_DEFAULTS, **(settings or {}), options=options, seats=kinds, seed=setup["seed"],
+                    deal_chosen=True, setup_rules={"rules": setup["rules"]} if "rules" in setup else {})
+        status = "waiting" if "human" in kinds else "playing"
+        while True:  # an id as the Hub makes them (tables.new_id), not taken
+            tid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+            if self.load(tid) is None:
+                break
+        self.create_table(tid, setup["ruleset"], name, setup, full, status,
+                          list(zip(kinds, names, strict=True)))
+        return tid
+
+    def append_action(self, game: str, n: int, seat: int, action: str) -> None:
+        """Engine action ``n`` of table ``game`` (``save``), a new state of its own: its
+        state_id one more than the stored one.  KeyError if there is no such table."""
+        with self.engine.connect() as c:
+            sid = c.execute(select(TableRow.state_id).where(TableRow.id == game)).scalar()
+        if sid is None:
+            raise KeyError(f"no table {game!r}")
+        self.save(game, sid + 1, moves=[(seat, action)], first_seq=n)
+
+    def load_game(self, game: str) -> SavedRecord[str] | None:
+        st = self.load(game)
+        return None if st is None else SavedRecord(st.id, st.setup, tuple(st.actions))
+
+    def unfinished_games(self) -> list[str]:
+        """Every unfinished table's id (leases aside: ``unfinished`` takes them), oldest first."""
+        with self.engine.connect() as c:
+            return [r[0] for r in c.execute(select(TableRow.id).where(TableRow.status != "over")
+                                            .order_by(TableRow.created))]
 
     # -- reads ---------------------------------------------------------------------------
 

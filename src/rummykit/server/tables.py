@@ -1,140 +1,59 @@
-"""Tables and the Hub: one engine Game per table, its seats, connections, claims and bots.
+"""Tables and the Hub: one engine Game per table, its seats and connections.
+
+A :class:`Table` is the I/O shell of one game: its connections and the state messages it
+sends them, the clients' messages it takes, and the commits of each change to storage.  It
+hands the rest to its parts, one module each: the claim window (windows.py: ``ClaimWindows``
+opens the engine's out-of-turn windows to every seat at once, takes the answers, feeds them
+to the engine in its order and settles the position), the clock (clock.py: ``TurnClock``,
+the turn's timed task, the turn timer, the grace period of an absent player) and the bots
+(bots.py: ``BotDriver``, bot moves, stand-ins, hints); its seats and connections are
+data of seats.py (``Seat``, ``Conn``).  The :class:`Hub` holds every table of
+the process and gathers the changes of one turn of the event loop into one transaction.
 
 A table talks to the engine only through ``rk.new_game``/``rk.replay``, ``view(seat)``,
-``view(None)``, ``legal_actions()``, ``apply()``, ``record()``, ``current_player`` and
-``is_over``.  Every change runs synchronously on the event loop (no await in the middle):
-apply, commit to storage, then a state message to every connection.  Timed things — a bot's
-move after ``bot_delay``, the claim window's countdown, the turn timer, the grace period of
-an absent player — are asyncio tasks that re-check the position before they act.
-
-Claim windows: when the engine asks seats one at a time whether they want a discard (May I
-/ buy, Shanghai, Rummy), every seat in its queue is asked at once; the answers are stored
-and fed to the engine in its own order when the window closes, so the engine's priority
-decides, never the fastest click.
+``view(None)``, ``legal_actions()``, ``apply()``, ``record()``, ``current_player``,
+``is_over`` and, for claim windows, ``claim_window()`` and ``claim_view(seat)``.  Every
+change runs synchronously on the event loop (no await in the middle): apply, commit to
+storage, then a state message to every connection.  Timed things — a bot's move after
+``bot_delay``, the claim window's countdown, the turn timer, the grace period of an absent
+player — are asyncio tasks that re-check the position before they act.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import logging
 import secrets
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.actions import Action, format_action, parse_action
+from ..engine.actions import format_action, parse_action
 from ..engine.game import Game, IllegalActionError, fresh_seed, new_game, replay
 from ..engine.scoring import number
-from ..players import make_player
 from ..rules.registry import Variant
+from .bots import BOT_LEVELS, STAND_IN, BotDriver
+from .clock import TurnClock
 from .extras import DEAL_BREAK_SECONDS, TYPES, Bad, Extras
 from .observe import Observer
+from .seats import MAX_BEHIND, OVERFLOW, Conn, Seat, token_hash
 from .storage import Change, LeaseLost, Storage, StoredTable
-from .wire import LogCursor, encode, with_log_from
+from .windows import WINDOW_PHASES, ClaimWindows, Window
+from .wire import Refused, encode, with_log_from
+
+__all__ = ["BOT_LEVELS", "MAX_BEHIND", "OVERFLOW", "STAND_IN", "WINDOW_PHASES", "Conn", "Hub", "Refused",
+           "Seat", "Table", "Window", "token_hash"]
 
 log = logging.getLogger("rummykit.server")
-
-WINDOW_PHASES = ("may_i", "call")
-BOT_LEVELS = ("easy", "medium", "hard")
-STAND_IN = "medium"  # the bot that plays an absent player's seat
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def new_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
 
-@dataclass
-class Seat:
-    kind: str  # "human" or "bot:<level>"
-    name: str
-    token_hash: str | None = None
-    connections: int = 0
-    autoplay: str | None = None  # None, "away" (grace period over) or "asked" (by its player)
-    grace: asyncio.Task[None] | None = None
-
-    @property
-    def bot(self) -> str | None:
-        return self.kind[4:] if self.kind.startswith("bot:") else None
-
-    @property
-    def player(self) -> str | None:
-        """The bot level playing this seat now, or None when a person plays it."""
-        if self.bot:
-            return self.bot
-        return STAND_IN if self.autoplay else None
-
-    def public(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name,
-                "connected": self.bot is not None or self.connections > 0,
-                "taken": self.bot is not None or self.token_hash is not None,
-                "autoplay": self.autoplay is not None}
-
-
-@dataclass
-class Window:
-    """An open claim window: the engine's queue, asked at once."""
-
-    kind: str  # may_i | buy | shanghai | rummy
-    state_id: int  # the table's state_id when it opened; answers carry it
-    seats: list[int]  # the engine's queue, in its priority order
-    legal: dict[int, list[str]]  # what each seat may answer (seats ahead assumed to pass)
-    deadline: float
-    answers: dict[int, str] = field(default_factory=dict)
-    task: asyncio.Task[None] | None = None
-    wake: asyncio.Event = field(default_factory=asyncio.Event)  # something changed: look again
-    card: str | None = None  # the card offered (the discard in question)
-    penalty: int = 0  # the stock cards a buyer takes besides it (0 for a call)
-
-    def complete(self) -> bool:
-        return all(s in self.answers for s in self.seats)
-
-    def public(self, seat: int | None) -> dict[str, Any]:
-        return {"kind": self.kind, "state_id": self.state_id, "seats": list(self.seats),
-                "answered": seat in self.answers if seat is not None else False,
-                "answered_seats": sorted(self.answers), "card": self.card, "penalty": self.penalty}
-
-
-OVERFLOW = "\x00overflow"  # the writer closes a connection that fell this far behind (code 1013)
-MAX_BEHIND = 200
-
-
-@dataclass(eq=False)
-class Conn:
-    """One websocket connection: its seat (None: a spectator) and its outgoing queue."""
-
-    seat: int | None
-    out: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    behind: bool = False
-    log: LogCursor | None = None  # a delta-log connection (?log=delta): what of the log it has
-    greeted: bool = False  # it has had its first state message and the chat's log
-
-    def send(self, msg: dict[str, Any] | str) -> None:
-        """Queue a message; a client that does not read is cut off (it reconnects and gets
-        the whole state again) rather than let its queue grow without end."""
-        if self.behind:
-            return
-        if self.out.qsize() >= MAX_BEHIND:
-            self.behind = True
-            self.out.put_nowait(OVERFLOW)
-            return
-        self.out.put_nowait(msg if isinstance(msg, str) else encode(msg))
-
-
-class Refused(Exception):
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 class Table:
+    """One game served: the I/O shell around its engine Game and its parts (see above)."""
+
     def __init__(self, hub: Hub, tid: str, name: str, variant: Variant, game: Game,
                  settings: dict[str, Any], seats: list[Seat], status: str, state_id: int,
                  created: float, saved: int):
@@ -154,15 +73,16 @@ class Table:
         self.seat_changes: list[tuple[int, dict[str, Any]]] = []  # not yet stored
         self.stored_state = state_id
         self.conns: set[Conn] = set()
-        self.window: Window | None = None
-        self.turn_task: asyncio.Task[None] | None = None
-        self.turn_key: tuple[Any, ...] | None = None
-        self.turn_deadline: float | None = None
-        # a person's turn timer: ((round, turn, seat), its deadline, the time left while a
-        # claim window stops it, else None)
-        self.turn_clock: tuple[tuple[int, int, int], float, float | None] | None = None
         self.rematch: str | None = None
+        self.windows = ClaimWindows(self)  # the open claim window, its answers, settling
+        self.clock = TurnClock(self)  # the turn's timed task, its deadline, grace periods
+        self.bots = BotDriver(self)  # bot moves, stand-ins and hints
         self.extras = Extras(self)  # chat, preferences, the deal break, stand-in summaries
+
+    @property
+    def window(self) -> Window | None:
+        """The open claim window, or None."""
+        return self.windows.open
 
     @property
     def storage(self) -> Storage:
@@ -202,16 +122,11 @@ class Table:
                 return i
         return None
 
-    def _bot_seed(self, seat: int) -> int:
-        g = self.game
-        return (g.seed * 1_000_003 + seat * 7919 + len(g.actions)) % (2**63)
-
     def _legal_for(self, seat: int | None) -> list[str]:
         if seat is None or self.status != "playing" or self.seats[seat].player is not None:
             return []
-        w = self.window
-        if w is not None:
-            return [] if seat in w.answers or seat not in w.legal else list(w.legal[seat])
+        if self.window is not None:
+            return self.windows.legal_for(seat)
         g = self.game
         if g.phase in WINDOW_PHASES or g.current_player != seat:
             return []
@@ -220,7 +135,7 @@ class Table:
     def deadline(self) -> float | None:
         if self.window is not None:
             return self.window.deadline
-        return self.turn_deadline
+        return self.clock.deadline
 
     def state_message(self, seat: int | None, view: dict[str, Any] | None = None,
                       shared: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -240,7 +155,7 @@ class Table:
             **self.extras.fields(seat),
         }
         if (seat is not None and self.settings.get("hints") and msg["legal"] and self.window is None):
-            msg["hint"] = self._hint(seat, msg["view"])
+            msg["hint"] = self.bots.hint(seat, msg["view"])
         return msg
 
     def _shared(self) -> dict[str, Any]:
@@ -258,22 +173,6 @@ class Table:
         if "rules" in self.settings.get("setup_rules", {}):
             out["rules"] = self.settings["setup_rules"]["rules"]
         return out
-
-    def _hint(self, seat: int, view: dict[str, Any]) -> dict[str, Any] | None:
-        """The hint for ``seat``: the medium bot's suggestion for its view, its sentence,
-        and what the hand has toward the contract ("working toward it"), all from the one
-        hand evaluation the terminal's hint reads."""
-        from ..players.heuristic import HeuristicPlayer
-
-        try:
-            bot = HeuristicPlayer(self._bot_seed(seat), self.game.variant)
-            a, why = bot.explain(view, self.game.legal_actions())
-            progress = bot.progress(view)
-        except Exception:  # a hint is a nicety; never let it break the table
-            log.exception("table %s: a hint failed", self.id)
-            return None
-        return {"action": format_action(a), "why": why, "progress": progress["text"],
-                "working": progress["melds"], "short": progress["short"]}
 
     # -- sending ----------------------------------------------------------------------------
 
@@ -349,7 +248,7 @@ class Table:
         ``gather``: the commit may wait for the end of this turn of the event loop, to go
         in one transaction with the other tables' changes of the same turn (Hub.gather);
         nobody hears of the change before it is stored either way."""
-        self._settle()
+        self.windows.settle()
         if gather and self.hub.gather(self):
             return
         self._commit()
@@ -357,7 +256,7 @@ class Table:
 
     def _told(self) -> None:
         """The change is stored: schedule (it sets the turn's deadline), then tell everyone."""
-        self._schedule()
+        self.clock.schedule()
         self.broadcast()
         self.hub.observe.told(self)
 
@@ -378,9 +277,7 @@ class Table:
         self.hub.observe.connected(self, conn)
         if conn.seat is not None:
             s = self.seats[conn.seat]
-            if s.grace is not None:
-                s.grace.cancel()
-                s.grace = None
+            self.clock.cancel_grace(conn.seat)
             if s.connections == 1:
                 if s.autoplay == "away":
                     s.autoplay = None
@@ -401,27 +298,9 @@ class Table:
             return
         s = self.seats[conn.seat]
         if s.connections == 0:
-            self._start_grace(conn.seat)
+            self.clock.start_grace(conn.seat)
             self.state_id += 1
             self._changed(gather=True)
-
-    def _start_grace(self, seat: int) -> None:
-        s = self.seats[seat]
-        if s.bot or s.autoplay or self.status != "playing":
-            return
-        if s.grace is not None:
-            s.grace.cancel()
-        s.grace = asyncio.get_running_loop().create_task(self._grace(seat))
-
-    async def _grace(self, seat: int) -> None:
-        await asyncio.sleep(float(self.settings["grace_seconds"]))
-        s = self.seats[seat]
-        s.grace = None
-        if s.connections == 0 and s.autoplay is None and self.status != "over":
-            s.autoplay = "away"
-            self.state_id += 1
-            self._autoplay_changed(seat)
-            self._changed()
 
     def _autoplay_changed(self, seat: int) -> None:
         """The seat's stand-in, to be stored: whether a bot plays it, and why (``Seat.autoplay``)."""
@@ -459,9 +338,7 @@ class Table:
         return seat, token
 
     def start_absent_graces(self) -> None:
-        for i, s in enumerate(self.seats):
-            if s.kind == "human" and s.token_hash is not None and s.connections == 0:
-                self._start_grace(i)
+        self.clock.start_absent_graces()
 
     # -- messages from a client -------------------------------------------------------------
 
@@ -520,7 +397,7 @@ class Table:
         if w is not None:
             if not in_window:
                 raise Refused("not_your_turn", "you are not asked now: others are answering an offer")
-            self._answer(seat, action)
+            self.windows.answer(seat, action)
             self.extras.own_move(seat)
             return
         g = self.game
@@ -553,270 +430,18 @@ class Table:
         self._autoplay_changed(conn.seat)
         self._changed()
 
-    # -- claim windows ----------------------------------------------------------------------
-
-    def _answer(self, seat: int, action: Action) -> None:
-        w = self.window
-        assert w is not None
-        text = format_action(action)
-        if seat in w.answers:
-            if w.answers[seat] == text:  # a repeated click does nothing more
-                self._send_to(seat)
-                return
-            raise Refused("illegal", f"you have already answered this offer ({w.answers[seat]})")
-        if text not in w.legal.get(seat, []):
-            raise Refused("illegal", f"{text!r} is not an answer to this offer; answer one of: "
-                          + ", ".join(w.legal.get(seat, [])))
-        self._record_answer(seat, text)
-
-    def _record_answer(self, seat: int, text: str) -> None:
-        w = self.window
-        assert w is not None
-        self._note_answer(w, seat, text)
-        self.state_id += 1
-        self._changed(gather=True)
-
-    def _note_answer(self, w: Window, seat: int, text: str) -> None:
-        w.answers[seat] = text
-        self.claims.append((w.state_id, seat, text))
+    # -- claim windows (windows.py) -------------------------------------------------------------
 
     def pass_for_prefs(self, seat: int) -> bool:
-        """A person's claim preference (extras.py) answers "pass" for the seat to the open
-        offer, if it says so and the seat has not answered; whether it did."""
-        w = self.window
-        if (w is None or seat in w.answers or "pass" not in w.legal.get(seat, [])
-                or self.seats[seat].player is not None or not self.extras.passes(seat, w.kind)):
-            return False
-        self._record_answer(seat, "pass")
-        return True
+        """A person's claim preference answers "pass" to the open offer (``ClaimWindows``)."""
+        return self.windows.pass_for_prefs(seat)
 
     def _send_to(self, seat: int) -> None:
         self.send_state(*[c for c in self.conns if c.seat == seat])
 
-    def _window_kind(self) -> str:
-        g = self.game
-        if g.phase == "call":
-            return g.call_kind or "shanghai"
-        b = self.game.spec.buying
-        return "may_i" if b is None or b.verb == "May I" else "buy"
-
-    def _open_window(self, restored: dict[int, str] | None = None, state_id: int | None = None) -> None:
-        queue = list(self.game.queue)
-        legal = {seat: [format_action(a) for a in self._asked(queue, seat).legal_actions()]
-                 for seat in queue}
-        if state_id is None:
-            self.state_id += 1
-            state_id = self.state_id
-        kind = self._window_kind()
-        g = self.game
-        w = self.window = Window(kind=kind, state_id=state_id, seats=queue, legal=legal,
-                                 deadline=time.time() + float(self.settings["claim_seconds"]),
-                                 answers=dict(restored or {}),
-                                 card=str(g.discard[-1]) if g.discard else None,
-                                 penalty=g.spec.buy_penalty(g.round_no) if g.phase == "may_i" else 0)
-        if restored is None:  # a person who asked not to be asked (claim preferences) passes at once
-            for seat in queue:
-                if (self.seats[seat].player is None and "pass" in legal[seat]
-                        and self.extras.passes(seat, kind)):
-                    self._note_answer(w, seat, "pass")
-
-    def _asked(self, queue: list[int], seat: int) -> Game:
-        """The game as the engine would ask ``seat`` in this window: the seats ahead of it
-        have passed (a pass inside a window only moves the engine's queue on)."""
-        sim = self.game.copy()
-        sim.state.queue = queue[queue.index(seat):]
-        sim.state.asked = seat
-        sim.state.legal = None
-        return sim
-
-    def _window_key(self) -> tuple[Any, ...]:
-        g = self.game
-        return (g.round_no, g.turn_index, g.phase, len(g.discard), len(g.stock), tuple(g.buys))
-
-    def _close_window(self) -> None:
-        """Feed the answers to the engine in its own order: while it is still in this
-        window, the seat it asks gets its answer if that is legal now, else a pass."""
-        w = self.window
-        assert w is not None
-        g = self.game
-        key = self._window_key()
-        while g.phase in WINDOW_PHASES and self._window_key() == key and not g.is_over:
-            seat = g.current_player
-            text = w.answers.get(seat, "pass")
-            try:
-                g.apply(text)
-            except IllegalActionError:
-                g.apply("pass")
-            self.moves.append((seat, g.actions[-1]))
-        if w.task is not None and w.task is not asyncio.current_task():
-            w.task.cancel()
-        self.window = None
-        self.state_id += 1
-
-    def _settle(self) -> None:
-        """Open and close windows and end the game as the engine's position asks."""
-        g = self.game
-        for _ in range(10_000):
-            if self.status != "playing":
-                return
-            if g.is_over:
-                self.status = "over"
-                self.window = None
-                self.state_id += 1
-                for s in self.seats:
-                    if s.grace is not None:
-                        s.grace.cancel()
-                        s.grace = None
-                self.hub.retire_later(self)
-                return
-            if g.phase not in WINDOW_PHASES:
-                self.window = None
-                return
-            if self.window is None:
-                self._open_window()
-            assert self.window is not None
-            if self.window.complete():  # the countdown's end is the window task's
-                self._close_window()
-                continue
-            return
-
-    # -- timed things -----------------------------------------------------------------------
-
-    def _schedule(self) -> None:
-        """Make sure the right timed task runs: the window's bots and countdown, or the
-        move of the bot to act, or the turn timer."""
-        if self.status != "playing":
-            self._cancel_turn()
-            return
-        w = self.window
-        if w is not None:
-            self._cancel_turn()
-            clock = self.turn_clock
-            if clock is not None and clock[2] is None:  # a window within a turn stops its clock
-                self.turn_clock = (clock[0], clock[1], max(0.0, clock[1] - time.time()))
-            if w.task is None:
-                w.task = asyncio.get_running_loop().create_task(self._run_window(w))
-            else:
-                w.wake.set()  # a seat may have been handed to a bot meanwhile
-            return
-        if self.extras.paused():  # the break between deals: no bot moves, no turn timer
-            self._cancel_turn()
-            return
-        g = self.game
-        seat = g.current_player
-        level = self.seats[seat].player
-        ts = self.settings.get("turn_seconds")
-        key = (len(g.actions), seat, level)
-        if key == self.turn_key and self.turn_task is not None and not self.turn_task.done():
-            return
-        self._cancel_turn()
-        self.turn_key = key
-        if level is not None:
-            self.turn_clock = None  # (a person who takes the seat back gets a fresh clock)
-            self.turn_task = asyncio.get_running_loop().create_task(
-                self._bot_turn(key, level, float(self.settings["bot_delay"])))
-        elif ts:
-            # one deadline for the person's whole turn: a move does not put it off, and once
-            # it has passed the stand-in plays each move left in the turn at once
-            now = time.time()
-            turn = (g.round_no, g.turn_index, seat)
-            clock = self.turn_clock
-            if clock is None or clock[0] != turn:
-                clock = (turn, now + float(ts), None)
-            elif clock[2] is not None:  # back from a claim window: the time it had left
-                clock = (turn, now + clock[2], None)
-            self.turn_clock = clock
-            self.turn_deadline = clock[1]
-            self.turn_task = asyncio.get_running_loop().create_task(
-                self._bot_turn(key, STAND_IN, max(0.0, clock[1] - now)))
-
-    def _cancel_turn(self) -> None:
-        if self.turn_task is not None and self.turn_task is not asyncio.current_task():
-            self.turn_task.cancel()
-        self.turn_task = None
-        self.turn_key = None
-        self.turn_deadline = None
-
-    async def _choose(self, level: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
-        bot = make_player(level, seed=self._bot_seed(seat), variant=self.game.variant)  # house rules too
-        if level == "hard":
-            return await asyncio.get_running_loop().run_in_executor(None, bot.choose, view, legal)
-        return bot.choose(view, legal)
-
-    async def _bot_turn(self, key: tuple[Any, ...], level: str, delay: float) -> None:
-        try:
-            if delay > 0:
-                await asyncio.sleep(delay)
-            g = self.game
-            seat = key[1]
-            action = await self._choose(level, seat, g.view(seat), g.legal_actions())
-            if self.turn_key != key or len(g.actions) != key[0] or self.window is not None:
-                return
-            if self.seats[seat].player != key[2]:  # its person came back in this turn of the loop
-                return  # (the change is gathered: the schedule that cancels this task comes at its end)
-            self.turn_task = None
-            self.turn_key = None
-            self.turn_deadline = None
-            try:
-                g.apply(action)
-            except IllegalActionError:  # a bot's mistake must not stop the table
-                log.exception("table %s: the %s bot chose an illegal action", self.id, level)
-                g.apply(g.legal_actions()[0])
-            self.moves.append((seat, g.actions[-1]))
-            s = self.seats[seat]
-            if s.bot is None:  # a person's seat: the grace period's or the timer's stand-in
-                self.extras.stood_in(seat, s.autoplay or "timer", g.actions[-1])
-            self.state_id += 1
-            self._changed(gather=True)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: a bot's turn failed", self.id)
-
-    async def _run_window(self, w: Window) -> None:
-        """Bots (and seats a bot plays) answer at once; at the countdown's end the window closes."""
-        try:
-            while self.window is w:
-                w.wake.clear()
-                for seat in w.seats:
-                    level = self.seats[seat].player
-                    if level is None or seat in w.answers or seat not in w.legal:
-                        continue
-                    legal = [parse_action(t) for t in w.legal[seat]]
-                    view = self._asked(w.seats, seat).view(seat)
-                    action = await self._choose(level, seat, view, legal)
-                    if self.window is not w:
-                        return
-                    s = self.seats[seat]
-                    if seat not in w.answers and s.player is not None:
-                        if s.bot is None and s.autoplay is not None:  # a person's seat, stood in for
-                            self.extras.stood_in(seat, s.autoplay, format_action(action))
-                        self._record_answer(seat, format_action(action))
-                    if self.window is not w:
-                        return
-                left = w.deadline - time.time()
-                if left <= 0:
-                    break
-                try:
-                    await asyncio.wait_for(w.wake.wait(), left)
-                except TimeoutError:
-                    break
-            if self.window is w:
-                w.task = None
-                self._close_window()
-                self._changed(gather=True)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: a claim window failed", self.id)
-
     def stop(self) -> None:
-        self._cancel_turn()
-        if self.window is not None and self.window.task is not None:
-            self.window.task.cancel()
-        for s in self.seats:
-            if s.grace is not None:
-                s.grace.cancel()
+        self.clock.stop()
+        self.windows.stop()
         for c in list(self.conns):
             c.out.put_nowait(None)
 
@@ -916,10 +541,10 @@ class Hub:
         t.state_id += 1
         if t.status == "playing":
             t.start_absent_graces()
-            t._settle()
+            t.windows.settle()
         t._commit()
         if t.status == "playing":
-            t._schedule()
+            t.clock.schedule()
 
     def _rebuild(self, st: StoredTable) -> Table:
         rec = dict(st.setup)
@@ -936,7 +561,7 @@ class Hub:
         if st.status == "playing" and g.phase in WINDOW_PHASES and st.claims:
             w = max(st.claims)
             if w >= st.last_action_state:  # answers to the window still open
-                t._open_window(restored=st.claims[w], state_id=w)
+                t.windows.open_window(restored=st.claims[w], state_id=w)
         return t
 
     def get(self, tid: str) -> Table | None:

@@ -10,6 +10,8 @@ such a connection a state message carries ``"log_from": k`` and ``view["log"]`` 
 the entries from index k on: the client keeps the entries before k from the messages it had
 (k = 0: the whole log, as on a new connection or in a new deal).  A connection without the
 option gets the whole log every time, as before.
+
+:class:`Refused`: a client's message the table refuses, answered to that client alone.
 """
 
 from __future__ import annotations
@@ -48,3 +50,13 @@ def with_log_from(msg: dict[str, Any], start: int) -> dict[str, Any]:
     if start:
         view = dict(view, log=view["log"][start:])
     return {**msg, "view": view, "log_from": start}
+
+
+class Refused(Exception):
+    """A client's message refused: answered with an ``error`` message (``code``, ``message``)
+    to its sender alone, changing nothing (the codes: docs/protocol.md)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
