@@ -73,3 +73,18 @@ def twin_deals_after_meld() -> tuple[Game, Game]:
         g.apply("take")
         g.apply("meld 7H 7S 7D / 9C 9D 9S")
     return a, b
+
+
+def played_at_random(vid: str, seed: int, steps: int) -> Game:
+    """A game of ``vid`` for its fewest players after ``steps`` random legal actions (fewer
+    if it ends), seeded by ``seed``."""
+    import random
+
+    g = rk.new_game(vid, players=rk.get_variant(vid).spec.players[0], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
+    return g

@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers import played_at_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,15 +23,7 @@ from rummykit.engine.view import FIELDS, View, as_view
 
 
 def _played(vid: str, seed: int, steps: int) -> rk.Game:
-    v = rk.get_variant(vid)
-    g = rk.new_game(vid, players=v.spec.players[0], seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if g.is_over:
-            break
-        acts = g.legal_actions()
-        g.apply(acts[rng.randrange(len(acts))])
-    return g
+    return played_at_random(vid, seed, steps)
 
 
 def test_every_turn_fact_a_seat_sees_is_a_field_of_the_one_state():

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import played_at_random
 
 import rummykit as rk
 from rummykit.cards import Card
@@ -231,14 +232,7 @@ def _position(st: State) -> dict[str, Any]:
 
 
 def _mid_deal(vid: str, steps: int = 60) -> rk.Game:
-    g = rk.new_game(vid, players=rk.get_variant(vid).spec.players[0], seed=3)
-    rng = random.Random(3)
-    for _ in range(steps):
-        if g.is_over:
-            break
-        acts = g.legal_actions()
-        g.apply(acts[rng.randrange(len(acts))])
-    return g
+    return played_at_random(vid, 3, steps)
 
 
 @pytest.mark.parametrize("vid", rk.variant_ids())
