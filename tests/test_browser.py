@@ -672,3 +672,24 @@ def test_a_may_i_is_asked_of_both_people_at_once_with_a_countdown(
     ann.wait_for_function("w => document.body.dataset.window !== w", arg=window, timeout=5000)
     if left >= 2:
         assert time.monotonic() - t1 < left - 0.5
+
+
+def test_the_hint_names_players_as_the_table_does_and_does_not_say_its_move_twice(
+        server: dict[str, Any], contexts: Any) -> None:
+    # the engine's sentence counts seats from 0 ("Seat 1" is the second seat); the table shows
+    # names, counted from 1 (the usability tester read "Seat 1 may go out soon" as about them)
+    page = contexts(PHONE).new_page()
+    page.goto(server["base"] + "/")
+    page.wait_for_function("() => typeof RK !== \"undefined\" && RK.Moves && RK.Board")
+    text = page.evaluate("""() => RK.Moves.hintBox(
+        {action: "discard KS", why: "Discard KS: Seat 1 may go out soon and KS costs 10 points. Not TH: "
+                                    + "Seat 1 has one card left."},
+        {discard_top: "7C"}, ["Tess", "Medium bot 2"]).textContent""")
+    assert text.startswith("Hint: Discard K♠ — "), text
+    assert "Discard K♠:" not in text and "Discard KS" not in text, text
+    assert "Medium bot 2 may go out soon and K♠ costs 10 points. Not 10♥: Medium bot 2 has one card left." in text
+    assert "Seat 1" not in text, text
+    # a sentence that does not start by saying the move again is left whole
+    text = page.evaluate("""() => RK.Moves.hintBox({action: "draw", why: "It is the only legal action."},
+        {discard_top: null}, ["Tess", "Bob"]).textContent""")
+    assert text == "Hint: Draw from the stock — It is the only legal action.", text
