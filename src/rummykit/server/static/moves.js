@@ -173,13 +173,27 @@ RK.Moves = (function () {
       shanghai: "Call Shanghai", rummy: `Call Rummy, shedding ${c}` })[w[0]] || a;
   }
 
+  /* The hint's reason as people read it: players by name (the engine's "Seat 1" counts
+     from 0, the table from 1), cards as 10♠, and without a first clause that only says the
+     move again ("Discard KS: it goes ..." under "Hint: Discard K♠"). */
+  function hintWhy(why, action, nm) {
+    let s = String(why);
+    const verb = (String(action).split(/\s+/)[0] || "").toLowerCase();
+    const m = /^([^:.]{1,60}):\s+/.exec(s);
+    if (verb && m && m[1].split(/\s+/)[0].toLowerCase() === verb) {
+      s = s.slice(m[0].length);
+      s = s.charAt(0).toUpperCase() + s.slice(1);
+    }
+    return RK.Board.cardsInText(RK.Board.named(s, nm || []));
+  }
+
   /* The hint: the move as advice, its reason, and what the hand is working toward (the
      contract's best partial melds in the hand; pairs of a set count). */
   function hintBox(hint, v, nm) {
     const text = typeof hint === "string" ? hint : hint.action;
     const working = Array.isArray(hint.working) ? hint.working : [];
     return h("section#hint.hint", { "aria-label": "Hint", role: "status" }, h("strong", null, "Hint: "), adviceWords(text, v, nm),
-      hint.why ? h("span", null, ` — ${RK.Board.cardsInText(hint.why)}`) : null,
+      hint.why ? h("span", null, ` — ${hintWhy(hint.why, text, nm)}`) : null,
       working.length ? h("div#working.small", null, h("strong", null, "Working toward it: "),
         working.map((w) => `${(w.cards || []).map(RK.cardShort).join(" ")} (${w.toward}${w.short ? `, ${w.short} short` : ""})`)
           .join(" · ")) : null);
