@@ -693,3 +693,24 @@ def test_the_hint_names_players_as_the_table_does_and_does_not_say_its_move_twic
     text = page.evaluate("""() => RK.Moves.hintBox({action: "draw", why: "It is the only legal action."},
         {discard_top: null}, ["Tess", "Bob"]).textContent""")
     assert text == "Hint: Draw from the stock — It is the only legal action.", text
+
+
+def test_a_deal_result_for_four_fits_a_phones_width(server: dict[str, Any], contexts: Any) -> None:
+    # the usability tester saw only the T of "Total" at 390 px, with four players' cards left
+    page = contexts(PHONE).new_page()
+    page.goto(server["base"] + "/")
+    page.wait_for_function("() => typeof RK !== \"undefined\" && RK.Board")
+    widths = page.evaluate("""() => {
+        const d = document.createElement("dialog");
+        d.className = "tbl-dialog";
+        document.body.append(d);
+        const r = {points: [9, 22, 0, 21], scores: [9, 22, 0, 121], winner: 2, rummy: false,
+                   hands: ["6C 3D", "6D 4H 4S 8S", "", "4C 4D TH 3S"]};
+        d.append(RK.Board.resultTable(r, ["Tess", "Medium bot 2", "Medium bot 3", "Medium bot 4"]));
+        d.showModal();
+        const box = d.querySelector(".scroll"), total = d.querySelector("thead th:last-child");
+        return {box: box.clientWidth, content: box.scrollWidth,
+                totalRight: total.getBoundingClientRect().right, boxRight: box.getBoundingClientRect().right};
+    }""")
+    assert widths["content"] <= widths["box"], widths
+    assert widths["totalRight"] <= widths["boxRight"] + 0.5, widths
