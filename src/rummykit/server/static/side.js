@@ -260,7 +260,7 @@ RK.Side = (function () {
       btns.push(h("button", { type: "button", onclick: () => closeResult() }, "Close"));
     } else {
       const p = m.pause;
-      if (p && fresh) kids.push(h("p.small", null, "The next deal starts in ", h("span.countdown", { dataset: { deadline: p.until } },
+      if (p && fresh) kids.push(h("p#next-deal-at.small", null, "The next deal starts in ", h("span.countdown", { dataset: { deadline: p.until } },
         `${RK.secondsLeft(p.until, A.T.offset)} s`), " or when everyone is ready."));
       btns.push(h("button#next-deal.primary", { type: "button", onclick: () => A.ready() }, fresh ? "Next deal" : "Close"));
       if (seated) btns.push(h("a.button", { href: `/t/${A.T.id}/review?seat=${m.seat}`, target: "_blank", rel: "noopener" }, "Review my deals so far"));

@@ -653,6 +653,13 @@ RK.Table = (function () {
   function tickCountdowns() {
     if (!T) return;
     for (const el of document.querySelectorAll("[data-deadline]")) el.textContent = `${RK.secondsLeft(+el.dataset.deadline, T.offset)} s`;
+    // a deal's result still open once the next deal began: say so, not "starts in 0 s"
+    const at = document.getElementById("next-deal-at");
+    if (at && T.msg && !T.msg.pause) {
+      at.textContent = "The next deal has begun.";
+      const b = document.getElementById("next-deal");
+      if (b) b.textContent = "Close";
+    }
     const r = document.getElementById("retry-in");
     if (r) r.textContent = retryText();
   }
