@@ -687,7 +687,8 @@ def test_the_hint_names_players_as_the_table_does_and_does_not_say_its_move_twic
         {discard_top: "7C"}, ["Tess", "Medium bot 2"]).textContent""")
     assert text.startswith("Hint: Discard K♠ — "), text
     assert "Discard K♠:" not in text and "Discard KS" not in text, text
-    assert "Medium bot 2 may go out soon and K♠ costs 10 points. Not 10♥: Medium bot 2 has one card left." in text
+    assert ("Medium bot 2 may go out soon and K♠ costs 10 points. Not 10♥: Medium bot 2 has one card "
+            "left.") in text
     assert "Seat 1" not in text, text
     # a sentence that does not start by saying the move again is left whole
     text = page.evaluate("""() => RK.Moves.hintBox({action: "draw", why: "It is the only legal action."},
