@@ -715,3 +715,35 @@ def test_a_deal_result_for_four_fits_a_phones_width(server: dict[str, Any], cont
     }""")
     assert widths["content"] <= widths["box"], widths
     assert widths["totalRight"] <= widths["boxRight"] + 0.5, widths
+
+
+def test_a_contract_built_in_the_meld_areas_shows_its_lay_down_button_on_a_phone(
+        server: dict[str, Any], contexts: Any) -> None:
+    """Seed 136: seat 0 plays first and holds 6H 6S 6S and JC JH JS.  With both sets built
+    at 390x844, the button that lays them down is in view (the usability tester found it
+    under "more melds below", past the felt's fold)."""
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
+                     hints=False)
+    page = contexts(PHONE).new_page()
+    join(page, base, tid, "Vic")
+    page.wait_for_selector('#actions button[data-action="draw"]')
+    sid = state_id(page)
+    page.locator('#actions button[data-action="draw"]').click()
+    page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
+    page.wait_for_selector('[data-drop="group:new"]')
+    person = Person(page)
+    for k, cards in enumerate((("6H", "6S", "6S"), ("JC", "JH", "JS"))):
+        person.drag(person.card(cards[0]), '[data-drop="group:new"]')
+        for c in cards[1:]:
+            person.drag(person.card(c), f'[data-drop="group:{k}"]')
+    page.wait_for_selector('#build [data-fk="meld-built"]:not([disabled])')
+    page.wait_for_timeout(300)
+    box = page.evaluate("""() => {
+        const b = document.querySelector('#build [data-fk="meld-built"]').getBoundingClientRect();
+        const m = document.getElementById("melds").getBoundingClientRect();
+        const more = document.querySelector("#melds .more-below");
+        const cover = more ? more.getBoundingClientRect().top : Infinity;
+        return {top: b.top, bottom: b.bottom, boxTop: m.top, boxBottom: Math.min(m.bottom, cover, innerHeight)};
+    }""")
+    assert box["top"] >= box["boxTop"] - 0.5 and box["bottom"] <= box["boxBottom"] + 0.5, box
