@@ -416,6 +416,16 @@ RK.Table = (function () {
     T.newTop = false;
     T.freshMelds = new Set();
     RK.Board.markMore();
+    // the melds being built just became ready to lay down: bring their button into view
+    // (on a phone it sat past the felt's fold, under "more melds below")
+    const ready = document.querySelector('#build [data-fk="meld-built"]:not([disabled])');
+    if (ready && !T.meldReady && melds2) {
+      const more = melds2.querySelector(".more-below");
+      const over = ready.getBoundingClientRect().bottom - (more ? more.getBoundingClientRect().top
+        : melds2.getBoundingClientRect().bottom);
+      if (over > 0) melds2.scrollTop += over + 8;
+    }
+    T.meldReady = !!ready;
   }
 
   function draw() {
