@@ -747,3 +747,28 @@ def test_a_contract_built_in_the_meld_areas_shows_its_lay_down_button_on_a_phone
         return {top: b.top, bottom: b.bottom, boxTop: m.top, boxBottom: Math.min(m.bottom, cover, innerHeight)};
     }""")
     assert box["top"] >= box["boxTop"] - 0.5 and box["bottom"] <= box["boxBottom"] + 0.5, box
+
+
+def test_a_card_tapped_onto_a_meld_it_may_not_join_now_gets_the_engines_reason(
+        server: dict[str, Any], contexts: Any) -> None:
+    """Seed 136: seat 0 lays down 6H 6S 6S and JC JH JS on its first turn, then taps 2H
+    (a wild card) onto its set of sixes: Contract Rummy forbids laying off on the turn the
+    contract is met, and the page says so (the usability tester's tap did nothing)."""
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
+                     hints=False)
+    page = contexts(DESKTOP).new_page()
+    join(page, base, tid, "Wren")
+    page.wait_for_selector('#actions button[data-action="draw"]')
+    page.get_by_role("tab", name="Table").click()
+    for text in ("draw", "meld 6H 6S 6S", "meld JC JH JS"):
+        sid = state_id(page)
+        page.fill("#typed", text)
+        page.press("#typed", "Enter")
+        page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
+    sid = state_id(page)
+    Person(page).click_card("2H")
+    page.locator('[data-drop="meld:1"]').first.click()
+    page.wait_for_selector("#error")
+    assert "may not lay off on the turn you meet the contract" in page.inner_text("#error")
+    assert state_id(page) == sid  # nothing changed
