@@ -27,12 +27,15 @@ RK.Drops = function drops(A) {
 
   const live = () => T().online && !T().pending;
 
-  /* Card ``x`` onto table meld ``n``: the one way, or a choice (a wild's meaning, a swap). */
+  /* Card ``x`` onto table meld ``n``: the one way, or a choice (a wild's meaning, a swap);
+     on the seat's turn to play, a lay-off that is not listed is sent all the same, so the
+     engine's refusal says why ("You may not lay off on the turn you meet the contract"). */
   function onMeld(x, n) {
     const options = legalFor(x.card, n);
     const go = (a) => { A.H.out.add(x.id); A.send(a); };
     if (options.length === 1) go(options[0]);
     else if (options.length) RK.Side.chooseDialog(A, options, go);
+    else if ((T().msg.legal || []).some((a) => a.startsWith("discard "))) A.send(`layoff ${x.card} ${n}`);
   }
 
   function intoGroup(ids, arg) {

@@ -458,7 +458,10 @@ RK.Table = (function () {
       || (myTurn() && (L.melds.length > 0 || (v.phase === "play" && !downNow))));
     const build = buildable ? RK.Hand.buildArea(T.H, { check: T.check, onGroup: groupSelected, onUngroup: ungroup,
       built: builtMeld(), canAct: T.online && !T.pending, onMeld: api().playBuilt }) : null;
-    const layTargets = mine && T.online && !T.pending && (L.layoffs.length || L.swaps.length);
+    // the table's melds take a tap or a drop on the seat's own turn to play (one that may not
+    // join a meld now is sent all the same: the engine's refusal says why)
+    const playing = legal.some((a) => a.startsWith("discard "));
+    const layTargets = mine && T.online && !T.pending && (L.layoffs.length || L.swaps.length || playing);
     parts.push(h("div.felt", null, RK.Board.piles(v, pileOpts),
       RK.Board.melds(v, nm, { me: seat, build, drop: layTargets, fresh: T.freshMelds })));
     if (mine && v.hand && T.H) {
