@@ -772,3 +772,19 @@ def test_a_card_tapped_onto_a_meld_it_may_not_join_now_gets_the_engines_reason(
     page.wait_for_selector("#error")
     assert "may not lay off on the turn you meet the contract" in page.inner_text("#error")
     assert state_id(page) == sid  # nothing changed
+
+
+def test_a_contracts_melds_are_offered_as_steps_not_as_alternatives(server: dict[str, Any], contexts: Any) -> None:
+    """Seed 136, after the draw: 6H 6S 6S and JC JH JS are both listed; they are the two melds
+    of one contract, laid one at a time (the usability tester read "Ways to lay down (2)" as a
+    choice between them)."""
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
+                     hints=False)
+    page = contexts(DESKTOP).new_page()
+    join(page, base, tid, "Xan")
+    page.wait_for_selector('#actions button[data-action="draw"]')
+    page.locator('#actions button[data-action="draw"]').click()
+    page.wait_for_selector("#ways summary")
+    text = page.inner_text("#ways summary")
+    assert text == "Lay your contract down one meld at a time (2 listed)", text
