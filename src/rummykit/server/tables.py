@@ -169,7 +169,8 @@ class Table:
                "claim_seconds": self.settings["claim_seconds"],
                "turn_seconds": self.settings["turn_seconds"], "options": self.settings.get("options") or {},
                "deal_chosen": bool(self.settings.get("deal_chosen")),
-               "house_rules": self.extras.house_rules(), "high_wins": self.game.spec.high_wins}
+               "house_rules": self.extras.house_rules(), "high_wins": self.game.spec.high_wins,
+               "contracts": bool(self.game.spec.contracts)}
         if "rules" in self.settings.get("setup_rules", {}):
             out["rules"] = self.settings["setup_rules"]["rules"]
         return out

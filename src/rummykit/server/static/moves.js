@@ -106,7 +106,7 @@ RK.Moves = (function () {
     if (fits.length) more.push(h("div.fits", { role: "group", "aria-label": sel.length ? "Where the selected cards fit" : "Cards that fit a meld on the table" }, fits));
     if (L.melds.length && !(A.H && A.H.groups.length)) {
       more.push(h("details#ways.ways", { open: A.T.waysOpen || null, ontoggle: (ev) => { A.T.waysOpen = ev.target.open; } },
-        h("summary", null, L.melds.length === 1 ? "A way to lay down" : `Ways to lay down (${L.melds.length})`),
+        h("summary", null, waysWords(A, v, L.melds.length)),
         h("div.btnrow", null, L.melds.slice(0, 12).map((a) => btn(A, a, `Meld ${meldWords(a)}`, { cls: "meld" })))));
     }
     for (const a of L.other) more.push(btn(A, a, a));
@@ -171,6 +171,17 @@ RK.Moves = (function () {
       discard: `Discard ${c}`, pass: "Pass", buy: "Buy it", meld: `Meld ${meldWords(a)}`, cut: "Cut the pack",
       layoff: w[0] === "layoff" ? `Lay off ${layoffWords(a, v, nm)}` : "", swap: `Swap ${c} into meld ${w[2]}`,
       shanghai: "Call Shanghai", rummy: `Call Rummy, shedding ${c}` })[w[0]] || a;
+  }
+
+  /* The heading over the listed melds: a contract not yet met is laid one meld at a time
+     (its melds are steps, not alternatives); otherwise the ways to lay a meld down. */
+  function waysWords(A, v, n) {
+    const t = A.T.msg && A.T.msg.table;
+    const seat = v.seat;
+    if (t && t.contracts && seat !== null && seat !== undefined && v.down && !v.down[seat]) {
+      return `Lay your contract down one meld at a time (${n} listed)`;
+    }
+    return n === 1 ? "A way to lay down" : `Ways to lay down (${n})`;
   }
 
   /* The hint's reason as people read it: players by name (the engine's "Seat 1" counts
