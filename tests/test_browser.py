@@ -744,7 +744,8 @@ def test_a_contract_built_in_the_meld_areas_shows_its_lay_down_button_on_a_phone
         const m = document.getElementById("melds").getBoundingClientRect();
         const more = document.querySelector("#melds .more-below");
         const cover = more ? more.getBoundingClientRect().top : Infinity;
-        return {top: b.top, bottom: b.bottom, boxTop: m.top, boxBottom: Math.min(m.bottom, cover, innerHeight)};
+        return {top: b.top, bottom: b.bottom, boxTop: m.top,
+                boxBottom: Math.min(m.bottom, cover, innerHeight)};
     }""")
     assert box["top"] >= box["boxTop"] - 0.5 and box["bottom"] <= box["boxBottom"] + 0.5, box
 
@@ -774,7 +775,8 @@ def test_a_card_tapped_onto_a_meld_it_may_not_join_now_gets_the_engines_reason(
     assert state_id(page) == sid  # nothing changed
 
 
-def test_a_contracts_melds_are_offered_as_steps_not_as_alternatives(server: dict[str, Any], contexts: Any) -> None:
+def test_a_contracts_melds_are_offered_as_steps_not_as_alternatives(
+        server: dict[str, Any], contexts: Any) -> None:
     """Seed 136, after the draw: 6H 6S 6S and JC JH JS are both listed; they are the two melds
     of one contract, laid one at a time (the usability tester read "Ways to lay down (2)" as a
     choice between them)."""
