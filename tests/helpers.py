@@ -75,12 +75,13 @@ def twin_deals_after_meld() -> tuple[Game, Game]:
     return a, b
 
 
-def played_at_random(vid: str, seed: int, steps: int) -> Game:
-    """A game of ``vid`` for its fewest players after ``steps`` random legal actions (fewer
-    if it ends), seeded by ``seed``."""
+def played_at_random(vid: str, seed: int, steps: int, players: int | None = None) -> Game:
+    """A game of ``vid`` (for its fewest players unless ``players`` says) after ``steps``
+    random legal actions (fewer if it ends), seeded by ``seed``."""
     import random
 
-    g = rk.new_game(vid, players=rk.get_variant(vid).spec.players[0], seed=seed)
+    n = rk.get_variant(vid).spec.players[0] if players is None else players
+    g = rk.new_game(vid, players=n, seed=seed)
     rng = random.Random(seed)
     for _ in range(steps):
         if g.is_over:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import deal, illegal, play, snapshot
+from helpers import played_at_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -221,13 +222,7 @@ def test_views_of_a_whole_table_equal_each_seats_own_view(ruleset, seed, steps, 
     view(seat) for every seat and the spectator, at any point of a game."""
     lo, hi = rk.get_variant(ruleset).spec.players
     n = hi if more else lo
-    g = rk.new_game(ruleset, players=n, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if g.is_over:
-            break
-        acts = g.legal_actions()
-        g.apply(acts[rng.randrange(len(acts))])
+    g = played_at_random(ruleset, seed, steps, players=n)
     seats = [None, *range(n)]
     assert g.views(seats) == {s: g.view(s) for s in seats}
     assert list(g.views([1, 0])[1]) == list(g.view(1))  # the keys in the view's own order
