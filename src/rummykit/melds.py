@@ -226,8 +226,12 @@ class Reading:
     def items(self, rules: MeldRules) -> tuple[tuple[Card, Card | Rank | None], ...]:
         """The cards with a meaning on every wild-capable card (the action form)."""
         out: list[tuple[Card, Card | Rank | None]] = []
-        for c, m in zip(self.cards, self.meanings(), strict=True):
-            out.append((c, m if rules.is_wild(c) else None))
+        run = self.kind == "run"
+        for i, c in enumerate(self.cards):
+            if rules.is_wild(c):
+                out.append((c, face_at(self.suit, self.lo + i) if run else Rank(self.rank)))
+            else:
+                out.append((c, None))
         return tuple(out)
 
 

@@ -121,7 +121,7 @@ class Solver:
         self._rank_m: dict[tuple[int, int], tuple[int, ...]] = {}  # (n, k) -> set margins
         self._by_comps: dict[int, tuple[Sequence[Component], Plan, dict[bytes, int],
                                         dict[bytes, dict[int, int]]]] = {}
-        self._cache: dict[tuple[object, ...], list[Skel]] = {}
+        self._cache: dict[tuple[int, ...], list[Skel]] = {}
         self._parts: dict[tuple[int, ...], list[tuple[Component, ...]]] = {}  # parts_left's answers
         # the positions (bits) where each rank may sit in a run
         self._rank_bits = [(1 << (r + 1)) | (1 << (r + 14)) for r in range(13)]
@@ -380,24 +380,28 @@ class Solver:
         """False when ``comps`` surely cannot be met: even sharing no natural card, the
         sets and runs asked for would need more wild cards than the hand holds.  Sound:
         it never rejects a hand that can meet the contract."""
-        rules = self.rules
         wild = 0
         for c in self._wild_codes:
             wild += cnt[c]
-        allwild = not rules.natural_required
+        allwild = not self.rules.natural_required
         need = 0
-        for kind, pick in (("set", self._set_marginals), ("run", self._run_marginals)):
-            sizes = [c.size for c in comps if c.kind == kind]
-            if not sizes:
+        for kind in ("set", "run"):
+            times = 0
+            k = 0
+            for comp in comps:
+                if comp.kind == kind:
+                    if not times or comp.size < k:
+                        k = comp.size
+                    times += 1
+            if not times:
                 continue
-            k = min(sizes)
-            marg = pick(cnt, k, len(sizes))
+            marg = self._set_marginals(cnt, k, times) if kind == "set" else self._run_marginals(cnt, k, times)
             if allwild:
-                marg.extend([k] * len(sizes))
-            if len(marg) < len(sizes):
+                marg.extend([k] * times)
+            if len(marg) < times:
                 return False
             marg.sort()
-            for i in range(len(sizes)):
+            for i in range(times):
                 need += marg[i]
             if need > wild:
                 return False
@@ -424,10 +428,13 @@ class Solver:
     def _run_marginals(self, cnt: list[int], k: int, times: int) -> list[int]:
         rank_bits = self._rank_bits
         masks = [0, 0, 0, 0]
-        for s, base in enumerate((0, 13, 26, 39)):
+        for s in range(4):
+            base = 13 * s
+            mask = 0
             for r in range(13):
                 if cnt[base + r]:
-                    masks[s] |= rank_bits[r]
+                    mask |= rank_bits[r]
+            masks[s] = mask
         return self._run_margins(masks, k, times)
 
     def _run_margins(self, masks: list[int], k: int, times: int) -> list[int]:
@@ -539,56 +546,75 @@ class Solver:
 
     def skeletons(self, cnt: list[int], kind: str, lo: int, hi: int, wild: int) -> list[Skel]:
         """Every skeleton of ``kind`` with at least ``lo`` cards (cached per rank and suit:
-        those counts rarely change from one turn to the next)."""
+        those counts rarely change from one turn to the next).  The cache keys are tuples
+        of plain ints, built without slicing the counts: this is asked at every solve."""
         cache = self._cache
         if len(cache) > SKELETON_CACHE:  # consecutive turns share most entries; a big one costs pauses
             cache.clear()
         out: list[Skel] = []
-        allwild = not self.rules.natural_required
-        if kind in ("set", "meld", "pair"):
+        rules = self.rules
+        allwild = not rules.natural_required
+        if kind == "set" or kind == "meld" or kind == "pair":
             canon_done = False
-            twos_wild = self.rules.twos_wild
+            twos_wild = rules.twos_wild
+            distinct = self.crules.distinct_set_ranks
+            pair = kind == "pair"
             for r in range(1, 14):
                 if twos_wild and r == 2:
-                    nkey = tuple([cnt[c] for c in TWOS])
+                    a, b, c, d = cnt[TWOS[0]], cnt[TWOS[1]], cnt[TWOS[2]], cnt[TWOS[3]]
                 else:
-                    nkey = tuple(cnt[r - 1:52:13])  # the rank's count in each suit
-                if not any(nkey):
+                    a, b, c, d = cnt[r - 1], cnt[12 + r], cnt[25 + r], cnt[38 + r]  # each suit's
+                nat = a + b + c + d
+                if not nat:
                     # all-wild sets are alike whatever their rank: one rank stands for all
                     # (unless two sets may not share a rank)
-                    if not allwild or (canon_done and not self.crules.distinct_set_ranks):
+                    if not allwild or (canon_done and not distinct):
                         continue
                     canon_done = True
                 # a set never holds more than its naturals and the wilds (a longer bound is
                 # the same question); nor, here, more than 14 cards unless its naturals
                 # alone are more (many decks): longer sets of wilds cost a search its time
-                nat = sum(nkey)
-                top = min(hi, max(14, nat), nat + wild)
-                key = ("s", r, lo, top, nkey, wild)
+                top = nat if nat > 14 else 14  # (min and max of three: no builtin call)
+                if hi < top:
+                    top = hi
+                if nat + wild < top:
+                    top = nat + wild
+                key: tuple[int, ...] = (0, r, lo, top, wild, a, b, c, d)
                 got = cache.get(key)
                 if got is None:
                     got = cache[key] = self._set_skeletons(cnt, r, lo, top, wild)
-                if kind == "pair":
+                if pair:
                     for x in got:
                         if len(x[5]) + x[7] == 2 and x[5]:
                             out.append(((0, *x[0]), "pair", x[2], x[3], x[4], x[5], x[6], x[7], x[8]))
                 else:
                     out.extend(got)
-        if kind in ("run", "meld"):
+        if kind == "run" or kind == "meld":
+            top = min(hi, 14)  # (runs: 14 cards at most)
             for suit in range(4):
                 base = suit * 13
-                key = ("r", suit, lo, min(hi, 14), tuple(cnt[base : base + 13]), wild)  # (runs: 14 at most)
-                got = cache.get(key)
+                # the suit's counts as one int, 4 bits each (a face's count is at most the
+                # decks, 8; beyond 15 the counts themselves are the key)
+                held = 0
+                most = 0
+                for i in range(base, base + 13):
+                    held = (held << 4) | cnt[i]
+                    most |= cnt[i]
+                if most < 16:
+                    rkey: tuple[int, ...] = (1, suit, lo, top, wild, held)
+                else:
+                    rkey = (2, suit, lo, top, wild, *cnt[base:base + 13])
+                got = cache.get(rkey)
                 if got is None:
-                    got = cache[key] = self._run_skeletons(cnt, suit, lo, hi, wild)
+                    got = cache[rkey] = self._run_skeletons(cnt, suit, lo, hi, wild)
                 out.extend(got)
             if allwild:
                 # all-wild runs are alike: one per length, declared in clubs from the lowest start
                 # (one per suit where runs of a suit are limited)
                 suits = range(4) if self.crules.one_run_per_suit or self.crules.not_contiguous else (0,)
                 for length in range(lo, min(hi, wild) + 1):
-                    starts = self.rules.run_bounds(length)
-                    if not len(starts) or not self.rules.within_limit(length, 0):
+                    starts = rules.run_bounds(length)
+                    if not len(starts) or not rules.within_limit(length, 0):
                         continue  # no such run, or the wild limit forbids it
                     for suit in suits:
                         layout = (-1,) * length

@@ -263,8 +263,7 @@ class _Steps:
                 return []
         rules = st.rules
         assert rules is not None
-        self.cands = cands = candidates(setup, st, self.hand, opens)
-        self.needs = [_need(rd) for rd in cands]
+        self.cands = cands = candidates(setup, st, self.hand, opens, self.needs)
         self.sizes = [len(rd.cards) for rd in cands]
         out: list[Action] = []
         judged: dict[tuple[int, ...], bool] = {}
@@ -401,17 +400,6 @@ class _Steps:
         self.ways.append((parts, way, _need_all(way)))
 
 
-def _need(rd: Reading) -> list[tuple[int, int]]:
-    """The faces of ``rd``'s cards, each with its count."""
-    out: list[tuple[int, int]] = []
-    for c in sorted(rd.cards):
-        if out and out[-1][0] == c:
-            out[-1] = (c, out[-1][1] + 1)
-        else:
-            out.append((int(c), 1))
-    return out
-
-
 def _need_all(way: list[Reading]) -> list[tuple[int, int]]:
     need: dict[int, int] = {}
     for m in way:
@@ -436,9 +424,11 @@ def _fills(way: list[Reading], parts: list[Component], cr: ContractRules, exact:
 
 
 def candidates(setup: Setup, st: State, hand: Sequence[Card],
-               opens: Sequence[tuple[Component, ...]]) -> list[Reading]:
+               opens: Sequence[tuple[Component, ...]],
+               needs: list[list[tuple[int, int]]] | None = None) -> list[Reading]:
     """Every meld ``hand`` can make that an open part of the contract may take (see the
-    module docstring for which readings count as one), each once."""
+    module docstring for which readings count as one), each once; ``needs``, if given,
+    gets each one's faces, each with its count (in no particular order)."""
     solver = st.solver
     rules = st.rules
     assert solver is not None and rules is not None
@@ -479,6 +469,22 @@ def candidates(setup: Setup, st: State, hand: Sequence[Card],
                     continue
                 seen.add(key)
                 out.append(rd)
+                if needs is not None:
+                    needs.append(_need_of(sk[8], fill))
+    return out
+
+
+def _need_of(use: tuple[tuple[int, int], ...], fill: tuple[int, ...]) -> list[tuple[int, int]]:
+    """A skeleton's natural faces and counts (``use``) with the wild cards ``fill`` added."""
+    out = list(use)
+    for w in fill:
+        for i in range(len(out)):
+            c, k = out[i]
+            if c == w:
+                out[i] = (c, k + 1)
+                break
+        else:
+            out.append((w, 1))
     return out
 
 

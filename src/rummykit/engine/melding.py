@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..cards import CARDS, Card, format_cards
+from ..cards import CARDS, NUM_FACES, Card, format_cards
 from ..melds import Rank, Reading, TableMeld, face_at, reading_from_items
 from ..rules.spec import Component
 from ..solver import ContractRules, Solver
@@ -441,14 +441,21 @@ def layoff_options(setup: Setup, st: State, seat: int) -> list[Action]:
     have = sorted(set(hand))
     rules = st.rules
     assert rules is not None
-    is_wild = rules.is_wild
+    held = [False] * NUM_FACES
+    for c in have:
+        held[c] = True
+    wilds = [c for c in have if rules.is_wild(c)]
     out: dict[LayOff, None] = {}
     for i, m in enumerate(st.table):
-        fits = set(_accepts(st, m))
-        for c in have:
-            if c in fits or is_wild(c):
-                for mean in m.layoff_meanings(c, rules):
-                    out[LayOff(c, i, mean)] = None
+        picks = list(wilds)  # the hand's cards the meld may take, in the hand's order
+        for f in _accepts(st, m):
+            if held[f] and f not in picks:
+                picks.append(f)
+        if len(picks) > 1:
+            picks.sort()
+        for c in picks:
+            for mean in m.layoff_meanings(c, rules):
+                out[LayOff(c, i, mean)] = None
     acts: list[Action] = list(out)
     if len(hand) <= 2:
         acts = [a for a in acts if isinstance(a, LayOff)
