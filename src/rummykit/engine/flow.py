@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..cards import Card, format_cards, make_pack, sorted_cards
+from ..cards import CARDS, NUM_FACES, Card, format_cards, make_pack, sorted_cards
 from ..melds import Component
 from ..rules.spec import describe_contract
 from .events import NESTED, Event, frozen
@@ -138,6 +139,15 @@ def buy_event(log: list[Event], at: int, seat: int, text: str, card: str, extra:
     e = Event.__new__(Event)
     dict.update(e, {"seat": seat, "verb": "buy", "text": text, "card": card, "extra": extra})
     log.insert(at, e)
+
+
+def faces(cards: Sequence[Card]) -> list[Card]:
+    """The distinct faces among ``cards``, lowest code first: ``sorted(set(cards))``
+    without hashing or comparing (asked at every listing of a hand's moves)."""
+    held = [False] * NUM_FACES
+    for c in cards:
+        held[c] = True
+    return [CARDS[i] for i in range(NUM_FACES) if held[i]]
 
 
 def push_discard(st: State, c: Card, seat: int | None) -> None:

@@ -44,7 +44,7 @@ from ..melds import KIND_CODES, Reading, TableMeld
 from ..rules.spec import Component
 from ..solver import ContractRules, Skel, fits_component, meld_code, stand_together
 from .actions import Action, LayOff, Meld
-from .flow import contract, contract_needed, contract_text, whole_hand_round
+from .flow import contract, contract_needed, contract_text, faces, whole_hand_round
 from .state import Setup, State
 
 # ------------------------------------------------------------------ the end of a turn
@@ -452,16 +452,28 @@ def candidates(setup: Setup, st: State, hand: Sequence[Card],
     orders = setup.spec.wild_swaps  # (whether which wild fills which slot can matter)
     seen: set[tuple[object, ...]] = set()  # (a meld's kind, place and cards: each reading once)
     out: list[Reading] = []
+    fill_memo: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
     for kind, lo, hi in asks:
         for sk in solver.skeletons(cnt, kind, lo, hi, wild_total):
             size = len(sk[5]) + (sk[7] if sk[1] != "run" else 0)
             if not lo <= size <= hi:
                 continue
-            for c, n in sk[8]:
-                cnt[c] -= n
-            fills = _wild_fills(cnt, wild_codes, sk[7], orders and sk[1] == "run")
-            for c, n in sk[8]:
-                cnt[c] += n
+            if sk[7]:
+                for c, n in sk[8]:
+                    cnt[c] -= n
+                ordered = orders and sk[1] == "run"
+                fkey = [sk[7], int(ordered)]  # (the wild cards left, as many as the slots)
+                for c in wild_codes:
+                    fkey.append(cnt[c])
+                key_fill = tuple(fkey)
+                got_fills = fill_memo.get(key_fill)
+                if got_fills is None:
+                    got_fills = fill_memo[key_fill] = _wild_fills(cnt, wild_codes, sk[7], ordered)
+                fills = got_fills
+                for c, n in sk[8]:
+                    cnt[c] += n
+            else:
+                fills = _NO_FILL
             for fill in fills:
                 rd = _reading(sk, fill)
                 key = (KIND_CODES[rd.kind], rd.suit, rd.lo, rd.rank, bytes(rd.cards))
@@ -583,14 +595,14 @@ def _ends_well(setup: Setup, st: State, seat: int, parts: tuple[Component, ...],
     if why_not_end(setup, st, seat, _left_after(rest, best), [rd, *best]) is None:
         return True
     whole = whole_hand_round(setup, st)
-    faces = sorted(set(rest))
+    held = faces(rest)
     # two cards or more kept back
-    for i, a in enumerate(faces):
+    for i, a in enumerate(held):
         less = take_away(rest, (a,))
         got = solve(setup, st, parts, less, whole, now)
         if got is not None and len(_left_after(less, got)) >= 1:
             return True
-        for b in faces[i:]:
+        for b in held[i:]:
             if b == a and rest.count(a) < 2:
                 continue
             if solve(setup, st, parts, take_away(less, (b,)), whole, now) is not None:
@@ -600,7 +612,7 @@ def _ends_well(setup: Setup, st: State, seat: int, parts: tuple[Component, ...],
     if sp.go_out_without_discard and solve(setup, st, parts, rest, True, now) is not None:
         return True
     # one card kept back
-    for c in faces:
+    for c in held:
         if sp.no_discard_of_taken_card and st.taken is not None and c == st.taken:
             continue
         less = take_away(rest, (c,))
