@@ -79,6 +79,12 @@ def whole_deal_by_two_people(server: dict[str, Any], contexts: Any, size: dict[s
         assert page.locator("dialog#result-dlg[open]").count() == 1
         assert "Deal 1 result" in page.inner_text("#result-dlg")
         assert page.locator("#result-dlg tbody tr").count() == 4
+        # the deal's log, kept open above the next one's, ends with the move that ended it
+        # and the result (the usability tester never saw how a deal was won)
+        past = page.locator("#pane-log details.log-past").last
+        assert past.get_attribute("open") is not None
+        lines = past.locator("li").all_text_contents()
+        assert lines[-1].startswith("Round 1 ended:") and "went out" in lines[-1], lines[-3:]
     kinds = {m for p in people for m in p.moves}
     assert {"draw", "discard"} <= kinds, kinds
     assert turns_seen >= 4

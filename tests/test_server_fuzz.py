@@ -700,19 +700,27 @@ def test_state_messages_encode_to_the_json_of_the_message_and_the_log_resumes_wh
     rng = random.Random(5)
     cursors = {seat: LogCursor() for seat in (None, 0, 1, 2, 3)}
     logs: dict[int | None, list[Any]] = {seat: [] for seat in cursors}
-    resumed = 0
+    resumed = ended_deals = 0
     while not g.is_over:
         for seat in cursors:
             msg = {"type": "state", "seat": seat, "view": g.view(seat), "legal": []}
             whole = json.loads(json.dumps(msg))
             assert json.loads(encode(msg)) == whole
-            start = cursors[seat].advance(msg["view"])
-            sent = json.loads(encode(with_log_from(msg, start)))
+            start, ended = cursors[seat].advance(msg["view"])
+            log_end = None if ended is None else list(g.last_deal_log[ended:])
+            sent = json.loads(encode(with_log_from(msg, start, log_end)))
             resumed += start > 0
+            if ended is not None:
+                # the deal before's log as this connection had it, and its last events (the
+                # move that ended the deal, and the result), are that deal's whole log
+                assert logs[seat] + sent["log_end"] == json.loads(json.dumps(list(g.last_deal_log)))
+                assert [e["verb"] for e in sent["log_end"]][-2:] == ["discard", "round_end"]
+                ended_deals += 1
+                whole["log_end"] = sent["log_end"]
             logs[seat] = whole_log(sent, logs[seat])
             assert sent == dict(whole, log_from=start)
         g.apply(cheap_move(rng, [rk.format_action(a) for a in g.legal_actions()]))
-    assert resumed > 100
+    assert resumed > 100 and ended_deals == 5  # (the first deal's end, told to each connection)
 
 
 def test_oversized_messages_and_bodies_through_a_real_socket(tmp_path: Path) -> None:

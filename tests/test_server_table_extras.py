@@ -256,6 +256,37 @@ def test_a_seat_asked_only_when_the_card_fits(tmp_path: Path) -> None:
     run(tmp_path, scenario)
 
 
+def test_an_offer_comes_with_the_hint_that_answers_it(tmp_path: Path) -> None:
+    """With hints on, a seat offered a card in a window gets the hint for that offer (the
+    usability tester was asked "May I?" with no hint at all): pass on AD, which fits
+    nothing; buy 7H, a third 7 beside 7C 7D; no hint once answered."""
+    async def scenario(hub: Hub, _: Path) -> None:
+        t = contract_table(hub, hints=True)
+        ann, bob, cy = Client(t, 0), Client(t, 1), Client(t, 2)
+        await settle()
+        bob.act("draw")  # the upcard AD is offered to Cy, then Ann
+        await settle()
+        s = ann.state
+        assert s["window"]["card"] == "AD" and "buy" in s["legal"]
+        assert s["hint"]["action"] == "pass", s["hint"]
+        cy.act("pass")
+        ann.act("pass")
+        await settle()
+        assert ann.state["window"] is None and ann.state.get("hint") is None  # not Ann's turn
+        bob.act("discard 7H")
+        await settle()
+        cy.act("draw")  # 7H offered to Ann
+        await settle()
+        s = ann.state
+        assert s["window"]["card"] == "7H" and s["hint"]["action"] == "buy", s["hint"]
+        assert "7" in s["hint"]["why"], s["hint"]["why"]
+        ann.act("buy")
+        await settle()
+        assert ann.state.get("hint") is None or ann.state["window"] is None
+
+    run(tmp_path, scenario)
+
+
 def test_a_preference_set_during_an_offer_answers_it(tmp_path: Path) -> None:
     async def scenario(hub: Hub, _: Path) -> None:
         t = contract_table(hub)

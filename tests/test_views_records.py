@@ -89,6 +89,20 @@ def test_last_round_reveals_the_hands_scored():
     assert lr["winner"] == 1 and lr["points"] == [0, 54]
 
 
+def test_the_deal_before_keeps_the_move_that_ended_it():
+    """Going out starts the next deal at once, so no view's log shows the going-out move:
+    Game.last_deal_log keeps the deal before's log, whole (the server sends its last
+    events to each connection as log_end)."""
+    g = deal("basic", ["2H 2S 5D 6D 8S 9C TS JS AC AD", "7H 7S 7D 3C 4C 5C 9H 9S 9D 6C"], "8H", "KD",
+             options={"melds_per_turn": "any"})
+    assert g.last_deal_log == ()
+    play(g, "draw", "meld 7H 7S 7D", "meld 9H 9S 9D", "meld 3C 4C 5C 6C", "discard KD")
+    assert g.round_no == 2 and all(e["verb"] != "discard" for e in g.view(0)["log"])
+    verbs = [e["verb"] for e in g.last_deal_log]
+    assert verbs[-2:] == ["discard", "round_end"] and g.last_deal_log[-2]["card"] == "KD"
+    assert "went out" in g.last_deal_log[-1]["text"]
+
+
 def test_actions_have_a_text_form_that_round_trips():
     for text in ("draw", "draw both", "take", "meld 7C 7D JK=7 / 3H 4H JK=5H 6H", "layoff 9H 3",
                  "layoff JK=9H 3", "swap 5H 2", "discard 7H", "buy", "pass", "shanghai", "shanghai 9H 3",

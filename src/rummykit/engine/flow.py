@@ -57,6 +57,7 @@ def start_round(setup: Setup, st: State) -> None:
     st.played_before = [False] * n
     st.buys = [0] * n
     st.known = [() for _ in range(n)]
+    st.last_log = st.log  # (its closing moves: what ended it, for those who saw it end)
     st.log = []
     st.stock_reuses = 0
     st.turn_index = 0

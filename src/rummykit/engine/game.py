@@ -273,6 +273,13 @@ class Game:
         return tuple(self.state.log)
 
     @property
+    def last_deal_log(self) -> tuple[Event, ...]:
+        """The deal before this one's log, whole, to its last event (the move that ended it
+        and the result): a new deal starts a fresh :attr:`log` at once, so no view shows
+        those last events.  Empty in the first deal.  Every event in it is public."""
+        return tuple(self.state.last_log)
+
+    @property
     def kitty(self) -> int:
         return self.state.kitty
 

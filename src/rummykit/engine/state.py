@@ -86,6 +86,8 @@ class State:
     winners: list[int] = field(default_factory=list)
     settlement: list[Fraction] | None = None  # Progressive: units paid and received
     state_id: int = 0  # grows with every accepted action
+    # the deal before's log, whole (a new deal moves the log here: never changed after)
+    last_log: list[Event] = field(default_factory=list)
 
     # -- the round (set afresh by the turn machine's start_round)
     rules: MeldRules | None = None  # how melds are judged this deal

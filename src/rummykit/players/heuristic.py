@@ -557,7 +557,7 @@ class HeuristicPlayer:
         if not v.spec.contracts or view.down[view.seat]:
             return f"Take {top}: {made}."
         return (f"Take {top}: {made}, toward {self._contract_words(v, view)} "
-                f"({before} cards short, then {after}).")
+                f"({_cards(before)} short, then {after}).")
 
     def _buy_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card,
                    before: int) -> str:
@@ -569,7 +569,7 @@ class HeuristicPlayer:
         cards = f"{extra} penalty card{'s' if extra != 1 else ''}"
         cost = (f"; the {cards} from the stock cost{'s' if extra == 1 else ''} nothing yet, and nobody "
                 "is close to going out" if extra else "")
-        return (f"Buy {top}: {made}, so {self._contract_words(v, view)} is {after} cards short "
+        return (f"Buy {top}: {made}, so {self._contract_words(v, view)} is {_cards(after)} short "
                 f"instead of {before}{cost}.")
 
     def _pass_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card,
@@ -606,7 +606,7 @@ class HeuristicPlayer:
         if not partners:
             return f"{top} goes with no card in your hand toward {words}."
         return (f"{top} goes with {format_cards(partners)}, but your best melds toward {words} "
-                f"stay {e.short} cards short with it.")
+                f"stay {_cards(e.short)} short with it.")
 
     # -- "working toward it" --------------------------------------------------------
 
@@ -674,3 +674,8 @@ def _and(items: Sequence[str]) -> str:
 
 
 __all__ = ["HeuristicPlayer", "Seen"]
+
+
+def _cards(n: int) -> str:
+    """"1 card", "2 cards": a count of cards in words."""
+    return f"{n} card{'' if n == 1 else 's'}"

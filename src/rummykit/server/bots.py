@@ -96,16 +96,26 @@ class BotDriver:
                 return False
         return True
 
-    def hint(self, seat: int, view: dict[str, Any]) -> dict[str, Any] | None:
+    def hint(self, seat: int, view: dict[str, Any], offered: bool = False) -> dict[str, Any] | None:
         """The hint for ``seat``: the medium bot's suggestion for its view, its sentence,
         and what the hand has toward the contract ("working toward it"), all from the one
-        hand evaluation the terminal's hint reads."""
+        hand evaluation the terminal's hint reads.  ``offered``: a claim window is open and
+        offers ``seat`` something (May I?, a buy, a call): the hint answers the offer, read
+        as the engine will put it to the seat (``Game.claim_view``)."""
         from ..players.heuristic import HeuristicPlayer
 
         t = self.table
         try:
             bot = HeuristicPlayer(self.seed(seat), t.game.variant)
-            a, why = bot.explain(view, t.game.legal_actions())
+            if offered:
+                cw = t.game.claim_window()
+                acts = list(cw.offer(seat)) if cw is not None else []
+                if not acts:
+                    return None
+                view = t.game.claim_view(seat)
+            else:
+                acts = t.game.legal_actions()
+            a, why = bot.explain(view, acts)
             progress = bot.progress(view)
         except Exception:  # a hint is a nicety; never let it break the table
             log.exception("table %s: a hint failed", t.id)

@@ -154,8 +154,8 @@ class Table:
             "table": shared["table"],
             **self.extras.fields(seat),
         }
-        if (seat is not None and self.settings.get("hints") and msg["legal"] and self.window is None):
-            msg["hint"] = self.bots.hint(seat, msg["view"])
+        if seat is not None and self.settings.get("hints") and msg["legal"]:
+            msg["hint"] = self.bots.hint(seat, msg["view"], offered=self.window is not None)
         return msg
 
     def _shared(self) -> dict[str, Any]:
@@ -180,7 +180,7 @@ class Table:
     def broadcast(self) -> None:
         conns = list(self.conns)
         views = self.game.views({c.seat for c in conns})
-        texts: dict[tuple[int | None, int | None], str] = {}
+        texts: dict[tuple[int | None, int | None, int | None], str] = {}
         shared = self._shared()
         for c in conns:
             c.send(self._state_text(c, views[c.seat], texts, shared))
@@ -204,16 +204,19 @@ class Table:
         c.send(self.extras.chat_log())
 
     def _state_text(self, c: Conn, view: dict[str, Any],
-                    texts: dict[tuple[int | None, int | None], str] | None = None,
+                    texts: dict[tuple[int | None, int | None, int | None], str] | None = None,
                     shared: dict[str, Any] | None = None) -> str:
         """The state message for connection ``c`` as JSON text; ``texts`` caches the texts
         of one broadcast by (seat, where the log starts)."""
-        start = None if c.log is None else c.log.advance(view)
-        key = (c.seat, start)
+        start, ended = (None, None) if c.log is None else c.log.advance(view)
+        key = (c.seat, start, ended)
         if texts is not None and key in texts:
             return texts[key]
         msg = self.state_message(c.seat, view, shared)
-        text = encode(msg if start is None else with_log_from(msg, start))
+        if start is not None:
+            last = self.game.last_deal_log
+            msg = with_log_from(msg, start, None if ended is None or ended > len(last) else list(last[ended:]))
+        text = encode(msg)
         if texts is not None:
             texts[key] = text
         return text

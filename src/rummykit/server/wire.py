@@ -35,21 +35,27 @@ class LogCursor:
         self.round: Any = None
         self.sent = 0
 
-    def advance(self, view: dict[str, Any]) -> int:
+    def advance(self, view: dict[str, Any]) -> tuple[int, int | None]:
         """The index from which ``view``'s log is new to this connection (0: all of it), and
-        note that it has all of it now."""
+        note that it has all of it now; and, when ``view`` is the first of the next deal, how
+        much of the deal before's log the connection had (its last events it never saw)."""
         log, rnd = view["log"], view["round"]
         start = self.sent if rnd == self.round and self.sent <= len(log) else 0
+        ended = self.sent if isinstance(self.round, int) and rnd == self.round + 1 else None
         self.round, self.sent = rnd, len(log)
-        return start
+        return start, ended
 
 
-def with_log_from(msg: dict[str, Any], start: int) -> dict[str, Any]:
-    """``msg`` for a delta-log connection: its view's log from ``start`` on."""
+def with_log_from(msg: dict[str, Any], start: int, log_end: list[Any] | None = None) -> dict[str, Any]:
+    """``msg`` for a delta-log connection: its view's log from ``start`` on; ``log_end``: the
+    last events of the deal before that it has not had (the move that ended the deal)."""
     view = msg["view"]
     if start:
         view = dict(view, log=view["log"][start:])
-    return {**msg, "view": view, "log_from": start}
+    out = {**msg, "view": view, "log_from": start}
+    if log_end is not None:
+        out["log_end"] = log_end
+    return out
 
 
 class Refused(Exception):

@@ -144,6 +144,10 @@ RK.Moves = (function () {
       if (L.rummy.size) kids.push(cardMove(A, "rummy", L.rummy, "Call Rummy, shedding", RK.Hand.selected(A.H)));
       body = h("div.claim-btns", null, kids);
     } else body = h("p.small.muted", null, A.T.msg.seat !== null ? "You are not asked this time." : "The players are answering.");
+    // the hint answers the offer too, where the table gives hints (no need to open it)
+    const hint = A.T.hints && legal.length && !w.answered && A.T.msg.hint ? h("p#claim-hint.small.claim-hint", null,
+      h("strong", null, "Hint: "), adviceWords(A.T.msg.hint.action, v, nm),
+      A.T.msg.hint.why ? ` — ${hintWhy(A.T.msg.hint.why, A.T.msg.hint.action, nm)}` : "") : null;
     const prefs = A.T.msg.seat !== null && A.T.msg.seat !== undefined ? h("label.small.claim-never", null,
       h("input#never-ask", { type: "checkbox", checked: A.T.prefs.claims === "never",
         onchange: (ev) => A.setPrefs({ claims: ev.target.checked ? "never" : "always" }) }),
@@ -151,7 +155,7 @@ RK.Moves = (function () {
     return h("div#claim.claim" + (fresh ? ".fresh" : ""), { role: "region", "aria-label": `${what} offer` },
       h("p.claim-head", null, h("strong", null, what), " ", head, " ",
         A.T.msg.deadline ? h("span#countdown.countdown", { dataset: { deadline: A.T.msg.deadline } }, `${RK.secondsLeft(A.T.msg.deadline, A.T.offset)} s`) : null),
-      body, prefs);
+      body, hint, prefs);
   }
 
   /* "discard 7H" -> "discarded 7♥": what a bot did for the player. */

@@ -91,7 +91,7 @@ RK.Side = (function () {
       const log = RK.Board.logPanel(v, nm);
       log.dataset.atEnd = atEnd ? "1" : "0";
       log.addEventListener("scroll", () => { log.dataset.atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 8 ? "1" : "0"; });
-      paneLog.replaceChildren(...S.past.map((p) => h("details.log-past", null, h("summary", null, `Deal ${p.round}`),
+      paneLog.replaceChildren(...S.past.map((p, i) => h("details.log-past", { open: i === S.past.length - 1 }, h("summary", null, `Deal ${p.round}`),
         h("ol.log", null, p.items.map((t) => h("li", null, t))))), log);
       if (atEnd) log.scrollTop = log.scrollHeight;
     } else paneLog.replaceChildren(h("p.muted.small", null, "Nothing has happened yet."));

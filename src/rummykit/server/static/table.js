@@ -242,8 +242,10 @@ RK.Table = (function () {
     const log = v.log || [];
     const fresh = ov && ov.round === v.round ? log.slice(Math.min(T.logSeen, log.length)) : [];
     T.logSeen = log.length;
-    for (const e of fresh.slice(-3)) announce(RK.Board.cardsInText(RK.Board.named(e.text, nm)));
-    if (ov && ov.round !== v.round && ov.log) RK.Side.keepLog(ov.round, ov.log, nm);
+    // a new deal: the one before's last events (the move that ended it) come as log_end
+    const ended = ov && ov.round !== v.round ? (m.log_end || []) : [];
+    for (const e of ended.concat(fresh).slice(-3)) announce(RK.Board.cardsInText(RK.Board.named(e.text, nm)));
+    if (ov && ov.round !== v.round && ov.log) RK.Side.keepLog(ov.round, ov.log.concat(ended), nm);
     T.newTop = !!(ov && ov.discard_top !== v.discard_top && v.discard_top);
     const before = new Set(((ov && ov.round === v.round && ov.meld_info) || []).map((x) => x.number));
     T.freshMelds = ov ? new Set((v.meld_info || []).map((x) => x.number).filter((n) => !before.has(n))) : new Set();
@@ -472,7 +474,7 @@ RK.Table = (function () {
         canArrange: !over && T.online, onArrange: () => sendMsg({ type: "arrange" }) }));
     }
     if (mine && !over) {
-      if (T.showHint && m.hint) parts.push(RK.Moves.hintBox(m.hint, v, nm));
+      if (T.showHint && m.hint && !w) parts.push(RK.Moves.hintBox(m.hint, v, nm));
       if (!w && legal.length) parts.push(RK.Moves.bar(A, v, legal, nm));
       else parts.push(h("section#actions.waiting-bar", { "aria-label": "Your moves" },
         h("div.bar", null, h("span.small.muted", null, !T.online ? "Moves are off until the connection is back."
