@@ -215,7 +215,8 @@ class Table:
         msg = self.state_message(c.seat, view, shared)
         if start is not None:
             last = self.game.last_deal_log
-            msg = with_log_from(msg, start, None if ended is None or ended > len(last) else list(last[ended:]))
+            end = None if ended is None or ended > len(last) else list(last[ended:])
+            msg = with_log_from(msg, start, end)
         text = encode(msg)
         if texts is not None:
             texts[key] = text
