@@ -796,3 +796,43 @@ def test_a_contracts_melds_are_offered_as_steps_not_as_alternatives(
     page.wait_for_selector("#ways summary")
     text = page.inner_text("#ways summary")
     assert text == "Lay your contract down one meld at a time (2 listed)", text
+
+
+def test_the_hand_heading_and_every_lay_off_are_shown_whole_on_a_phone(
+        server: dict[str, Any], contexts: Any) -> None:
+    """Seed 136: seat 0 lays its contract down on its first turn; on its second, down, it
+    may lay off 5C. The usability tester's phone cut "· down" off the hand's heading and hid
+    lay-offs in a row scrolled sideways: the heading wraps, and lay-offs wrap onto rows
+    (six of them here, the page's own button copied), each wholly in the window."""
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
+                     hints=False)
+    page = contexts(PHONE).new_page()
+    join(page, base, tid, "Yara")
+
+    def typed(text: str) -> None:
+        sid = state_id(page)
+        page.locator("#open-side").click()
+        page.get_by_role("tab", name="Table").click()
+        page.fill("#typed", text)
+        page.press("#typed", "Enter")
+        page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
+        page.get_by_role("button", name="Close").click()
+
+    page.wait_for_selector('#actions button[data-action="draw"]')
+    for text in ("draw", "meld 6H 6S 6S", "meld JC JH JS", "discard QD"):
+        typed(text)
+    page.wait_for_selector('#actions button[data-action="draw"]', timeout=20_000)
+    typed("draw")
+    page.wait_for_selector(".fits button")
+    title = page.locator("#hand-h")
+    assert title.inner_text().endswith("· down")
+    assert page.evaluate("() => { const e = document.getElementById('hand-h');"
+                         " return e.scrollWidth <= e.clientWidth; }")
+    page.evaluate("""() => { const f = document.querySelector('.fits'), b = f.firstElementChild;
+        for (let i = 0; i < 5; i++) f.append(b.cloneNode(true)); }""")
+    boxes = page.locator(".fits button").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })")
+    width = page.evaluate("() => window.innerWidth")
+    assert len(boxes) == 6 and all(left >= 0 and right <= width + 0.5 for left, right in boxes), boxes
+    assert no_horizontal_overflow(page)
