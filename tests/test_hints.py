@@ -329,9 +329,30 @@ def test_a_buy_says_why_it_is_worth_its_penalty():
     assert g.current_player == 1 and g.phase == "may_i"
     action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
     assert action == rk.Buy()
-    assert why == ("Buy QD: it makes QD QS QS (a set of queens), so two sets of three is 0 cards short "
-                   "instead of 1; the 1 penalty card from the stock costs nothing yet, and nobody is "
-                   "close to going out.")
+    assert why == ("Buy QD: it makes QD QS QS (a set of queens), so you can lay down two sets of three "
+                   "(it was 1 card short); the 1 penalty card from the stock costs nothing yet, and "
+                   "nobody is close to going out.")
+
+
+def test_a_hand_that_holds_its_contract_takes_a_discard_that_joins_it():
+    # May I? (sets of three or more): seat 1 holds 6C 6C 6H and JS JS JH (its contract) and
+    # 4D 8S 5C TC; JD makes the jacks a set of four, laid down with them: one card less left
+    # than with a card drawn blind.  (In Contract Rummy, sets of exactly three: it draws.)
+    g = deal("may-i", [OTHERS[0], "6C 6C 6H 8S JS JS JH 5C 4D TC", OTHERS[1]], "JD", "5H")
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert action == rk.Take(), why
+    assert why == ("Take JD: you can lay down two sets of three already, and JD goes down with it "
+                   "(JD JH JS JS), so fewer cards stay in your hand than with a card drawn blind.")
+    g = deal("contract", [OTHERS[0], "6C 6C 6H 8S JS JS JH 5C 4D TC", OTHERS[1]], "JD", "5H")
+    assert HeuristicPlayer(1).explain(g.view(1), g.legal_actions())[0] == rk.Draw()
+
+
+def test_a_hand_that_holds_its_contract_is_told_so_not_that_it_stays_0_cards_short():
+    # seat 1 holds 6C 6C 6H and JS JS JH: 9D joins neither, and the contract is there
+    g = deal("contract", [OTHERS[0], "6C 6C 6H 8S JS JS JH 5C 4D TC", OTHERS[1]], "9D", "5H")
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert action == rk.Draw()
+    assert why == "Draw from the stock: you can already lay down two sets of three; 9D adds nothing to it."
 
 
 def test_working_toward_it_shows_the_contracts_best_partial_melds_pairs_included():

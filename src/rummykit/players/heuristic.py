@@ -39,7 +39,7 @@ from ..engine.actions import (
 from ..engine.game import Game
 from ..engine.sample import table_from_melds
 from ..engine.view import View, as_view
-from ..melds import MeldRules, TableMeld
+from ..melds import MeldRules, Reading, TableMeld
 from ..rules.registry import Variant, get_variant
 from ..rules.spec import describe_contract
 from .evaluation import RANK_PLURALS, Group, HandEval, Table, facts, seen_cards
@@ -269,6 +269,13 @@ class HeuristicPlayer:
             before, helps = self._helps(v, view, hand, table, top)
             if helps:
                 return Take(), lambda: self._take_words(v, view, hand, table, top, before)
+            if v.spec.contracts and not view.down[view.seat] and not before and not rules.is_wild(top):
+                joins = self._joins_contract(v, view, hand, top)
+                if joins is not None:
+                    return Take(), lambda: (
+                        f"Take {top}: you can lay down {self._contract_words(v, view)} already, and {top} "
+                        f"goes down with it ({format_cards(joins.cards)}), so fewer cards stay in your hand "
+                        "than with a card drawn blind.")
             if not v.spec.contracts or view.down[view.seat]:
                 if any(m.layoff_meanings(top, rules) for m in table) and not rules.is_wild(top):
                     return Take(), lambda: f"Take {top}: it can be laid off at once."
@@ -279,6 +286,31 @@ class HeuristicPlayer:
                     return Take(), lambda: self._take_words(v, view, hand, table, top, 0)
         return Draw(), lambda: self._draw_words(
             v, view, hand, table, top, top is not None and any(m.layoff_meanings(top, rules) for m in table))
+
+    def _joins_contract(self, v: Variant, view: Seen, hand: list[Card], top: Card) -> Reading | None:
+        """With the contract in hand: the meld ``top`` joins in the least-penalty way to lay
+        it down with ``top`` (a set of four, a longer run), where that leaves no more penalty
+        than laying it down without; None otherwise (and in a deal that melds the whole hand)."""
+        if view.round in v.spec.whole_hand_rounds:
+            return None
+        solver = v.solver(view.players, view.round)
+        comps = v.spec.contract(view.round)
+        without = solver.solve(comps, hand)
+        withit = solver.solve(comps, hand + [top])
+        if without is None or withit is None:
+            return None
+        values = v.values
+
+        def left(cards: list[Card], melds: list[Reading]) -> int:
+            rest = list(cards)
+            for m in melds:
+                for c in m.cards:
+                    rest.remove(c)
+            return sum(values[c] for c in rest)
+
+        if left(hand + [top], withit) > left(hand, without):
+            return None
+        return next((m for m in withit if top in m.cards), None)
 
     def _goes_with(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card) -> bool:
         """Basic family: whether ``top`` makes a meld with the hand's cards, or goes with
@@ -556,8 +588,9 @@ class HeuristicPlayer:
         made = f"it makes {g.words()}" if g is not None else f"it goes with {format_cards(e.partners(top))}"
         if not v.spec.contracts or view.down[view.seat]:
             return f"Take {top}: {made}."
+        then = "none: you can lay it down" if after == 0 else str(after)
         return (f"Take {top}: {made}, toward {self._contract_words(v, view)} "
-                f"({_cards(before)} short, then {after}).")
+                f"({_cards(before)} short, then {then}).")
 
     def _buy_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card,
                    before: int) -> str:
@@ -569,8 +602,10 @@ class HeuristicPlayer:
         cards = f"{extra} penalty card{'s' if extra != 1 else ''}"
         cost = (f"; the {cards} from the stock cost{'s' if extra == 1 else ''} nothing yet, and nobody "
                 "is close to going out" if extra else "")
-        return (f"Buy {top}: {made}, so {self._contract_words(v, view)} is {_cards(after)} short "
-                f"instead of {before}{cost}.")
+        words = self._contract_words(v, view)
+        if after == 0:
+            return f"Buy {top}: {made}, so you can lay down {words} (it was {_cards(before)} short){cost}."
+        return f"Buy {top}: {made}, so {words} is {_cards(after)} short instead of {before}{cost}."
 
     def _pass_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card,
                     danger: bool, swollen: bool, dealt: int) -> str:
@@ -600,6 +635,8 @@ class HeuristicPlayer:
         """Why ``top`` does not bring the contract closer, from the evaluation."""
         words = self._contract_words(v, view)
         e = self.evaluate(v, view, hand, table)
+        if e.short == 0:
+            return f"you can already lay down {words}; {top} adds nothing to it."
         if e.f.wild[top]:
             return f"{top} would not bring {words} closer."
         partners = self.evaluate(v, view, hand + [top], table).partners(top)

@@ -209,7 +209,7 @@ RK.Moves = (function () {
     const working = Array.isArray(hint.working) ? hint.working : [];
     return h("section#hint.hint", { "aria-label": "Hint", role: "status" }, h("strong", null, "Hint: "), adviceWords(text, v, nm),
       hint.why ? h("span", null, ` — ${hintWhy(hint.why, text, nm)}`) : null,
-      working.length ? h("div#working.small", null, h("strong", null, "Working toward it: "),
+      working.length ? h("div#working.small", null, h("strong", null, hint.short === 0 ? "Ready to lay down: " : "Working toward it: "),
         working.map((w) => `${(w.cards || []).map(RK.cardShort).join(" ")} (${w.toward}${w.short ? `, ${w.short} short` : ""})`)
           .join(" · ")) : null);
   }
