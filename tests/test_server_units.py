@@ -241,7 +241,7 @@ def test_the_browser_hint_is_the_hand_evaluations(tmp_path) -> None:
                     return last
             raise AssertionError("the seats never caught up with the table")
 
-        hinted = 0
+        hinted = offered = 0
         for _ in range(60):
             states = settle()
             assert any(m["legal"] for m in states)
@@ -258,10 +258,16 @@ def test_the_browser_hint_is_the_hand_evaluations(tmp_path) -> None:
                     wss[seat].send_json({"type": "act", "state_id": m["state_id"],
                                          "action": m["hint"]["action"]})
                     break
-            else:  # a claim window: every seat asked passes
+            else:  # a claim window: every seat asked gets the hint for its offer, and passes
                 for seat, m in enumerate(states):
                     if m["legal"]:
-                        assert "hint" not in m
+                        g = table.game
+                        bot = HeuristicPlayer(table.bots.seed(seat), g.variant)
+                        offer = list(g.claim_window().offer(seat))
+                        action, why = bot.explain(g.claim_view(seat), offer)
+                        assert m["hint"]["action"] == rk.format_action(action) in m["legal"]
+                        assert m["hint"]["why"] == why
+                        offered += 1
                         wss[seat].send_json({"type": "act", "state_id": m["window"]["state_id"],
                                              "action": "pass"})
-        assert hinted >= 30
+        assert hinted >= 30 and offered >= 3
