@@ -836,3 +836,25 @@ def test_the_hand_heading_and_every_lay_off_are_shown_whole_on_a_phone(
     width = page.evaluate("() => window.innerWidth")
     assert len(boxes) == 6 and all(left >= 0 and right <= width + 0.5 for left, right in boxes), boxes
     assert no_horizontal_overflow(page)
+
+
+def test_the_discard_pile_stays_in_view_on_a_short_desktop_window_with_the_hint_open(
+        server: dict[str, Any], contexts: Any) -> None:
+    """The usability tester's desktop: with the hint open the discard pile went under the
+    hand. At 1280 x 620 (a laptop with browser toolbars) the piles and the hint are all seen."""
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
+                     hints=True)
+    page = contexts({"width": 1280, "height": 620}).new_page()
+    join(page, base, tid, "Zed")
+    page.wait_for_selector('#actions button[data-action="draw"]')
+    page.locator('[data-fk="hint"]').click()
+    page.wait_for_selector("#hint")
+    for sel in ("#stock", "#discard", "#hint", "#actions"):
+        assert in_view(page, sel), sel
+    # wholly inside the felt too (the felt clips what does not fit above the hand)
+    inside = page.evaluate("""() => { const f = document.querySelector('.felt').getBoundingClientRect();
+        return ['#stock', '#discard'].every(s => {
+            const r = document.querySelector(s).getBoundingClientRect();
+            return r.top >= f.top - 0.5 && r.bottom <= f.bottom + 0.5; }); }""")
+    assert inside
