@@ -79,6 +79,8 @@ def whole_deal_by_two_people(server: dict[str, Any], contexts: Any, size: dict[s
         assert page.locator("dialog#result-dlg[open]").count() == 1
         assert "Deal 1 result" in page.inner_text("#result-dlg")
         assert page.locator("#result-dlg tbody tr").count() == 4
+        # what a point means (the tester read Contract's penalties as Basic's winnings)
+        assert page.inner_text("#scoring-note").endswith("the lowest total wins.")
         # the deal's log, kept open above the next one's, ends with the move that ended it
         # and the result (the usability tester never saw how a deal was won)
         past = page.locator("#pane-log details.log-past").last

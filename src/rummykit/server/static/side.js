@@ -249,6 +249,11 @@ RK.Side = (function () {
     const over = m.status === "over" || v.is_over;
     const seated = m.seat !== null && m.seat !== undefined;
     const kids = [h("p", null, RK.Board.named(r.reason, nm)), RK.Board.resultTable(r, nm)];
+    // what a point is differs between the families: said under every deal's result
+    const hw = m.table ? m.table.high_wins : undefined;
+    if (hw !== undefined) kids.push(h("p#scoring-note.small.muted", null, hw
+      ? "The winner of a deal scores the cards left in the others' hands: the highest total wins."
+      : "Points are the cards left in a hand when someone goes out: the lowest total wins."));
     const btns = [];
     if (over) {
       kids.push(h("h3", null, "Final standings"), RK.Board.standings(v, nm, m.table && m.table.high_wins));
