@@ -214,6 +214,13 @@ def test_plain_play_of_a_whole_basic_game_from_stdin_then_stats(tmp_path):
               "--db", db, input="\n".join(lines) + "\n")
     assert run.returncode == 0, run.stderr
     assert "Game over. Final standings:" in run.stdout
+    # each deal's end follows the move that ended it (a discard, a lay-off, a meld), which a
+    # new deal's log no longer holds
+    out = run.stdout.splitlines()
+    ends = [i for i, line in enumerate(out) if line.endswith(" went out.")]
+    assert len(ends) == len(done.game.history)
+    assert all(any(w in out[i - 1] for w in ("discarded", "laid off", "melded")) for i in ends), \
+        [out[i - 1] for i in ends]
     stats = cli("stats", "--json", "--db", db)
     rows = json.loads(stats.stdout)
     assert rows[0]["ruleset"] == "basic" and rows[0]["played"] == 1

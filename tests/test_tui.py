@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import deal
+from textual.widgets import RichLog
 
 import rummykit as rk
 from rummykit.engine.record import make_record
@@ -148,6 +149,10 @@ def test_a_person_plays_a_whole_deal_with_the_keyboard_only(tmp_path, size):
             await pilot.pause()
             assert not isinstance(app.screen, Question)
             assert s.view()["round"] == 2
+            # the log kept the deal's last moves: a new deal's log no longer holds them
+            logged = [strip.text for strip in app.query_one("#log", RichLog).lines]
+            ended = [i for i, line in enumerate(logged) if line.startswith("Round 1 ended")]
+            assert ended and "went out" in logged[ended[0]], logged[-8:]
 
     asyncio.run(run())
     # everything the person did is in the database, and replays to the same game

@@ -47,6 +47,13 @@ class PlainUI:
         """Say what happened since the person last looked: each event, and a round's end."""
         g = self.s.game
         if len(g.history) > rounds_before:
+            rnd, n = self.seen
+            if len(g.history) == rounds_before + 1:  # the moves that ended it (the result follows)
+                ended = g.log if g.is_over and g.round_no == rnd else (
+                    g.last_deal_log if g.round_no == rnd + 1 else ())
+                for ev in ended[n:]:
+                    if ev["verb"] != "round_end":
+                        self.say("  " + for_person(self.s, ev["text"]))
             for r in g.history[rounds_before:]:
                 self.say(for_person(self.s, r["reason"].capitalize()) + ".")
                 self.say(round_table(self.s, r))

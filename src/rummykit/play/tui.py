@@ -564,7 +564,11 @@ class RummyApp(App[None]):
     def write_log(self, v: dict[str, Any]) -> None:
         log = self.query_one("#log", RichLog)
         rnd, n = self.log_mark
-        events_ = v["log"][n:] if v["round"] == rnd else v["log"]
+        if v["round"] == rnd:
+            events_ = v["log"][n:]
+        else:  # a new deal: first the last moves of the one before (the move that ended it)
+            ended = list(self.s.game.last_deal_log)[n:] if v["round"] == rnd + 1 else []
+            events_ = ended + list(v["log"])
         for ev in events_:
             log.write(Text(self.cards(for_person(self.s, ev["text"]))))
         self.log_mark = (v["round"], len(v["log"]))
