@@ -5,7 +5,7 @@ For each action: ``why_not_x`` / ``x_options`` / ``apply_x``, as in :mod:`.draw`
 
 from __future__ import annotations
 
-from ..cards import Card
+from ..cards import TEXT, Card
 from .actions import DISCARDS, Action, CallRummy, CallShanghai, Discard, IllegalActionError, LayOff, Pass
 from .flow import (
     end_turn,
@@ -79,8 +79,9 @@ def discard(setup: Setup, st: State, seat: int, c: Card, protect: bool = False) 
     push_discard(st, c, seat)
     st.protected = protect
     called = " calling Shanghai (protected)" if protect else ""
-    event(st, seat, "discard", f"{seat_name(seat)} discarded {c}{called}",
-          card=str(c), **({"shanghai": True} if protect else {}))
+    text = TEXT[c]  # (str(c), without a call into Card's Python method: every discard logs it)
+    event(st, seat, "discard", f"{seat_name(seat)} discarded {text}{called}",
+          card=text, **({"shanghai": True} if protect else {}))
     if not st.hands[seat]:
         went_out(setup, st, seat)
         return

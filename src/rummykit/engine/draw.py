@@ -7,6 +7,7 @@ returns it as recorded.  ``check=False``: the action is one of the listed legal 
 
 from __future__ import annotations
 
+from ..cards import TEXT
 from .actions import Action, Buy, Cut, Draw, IllegalActionError, Pass, Take
 from .discard import discard_options
 from .flow import (
@@ -82,7 +83,8 @@ def apply_take(setup: Setup, st: State, a: Action, check: bool) -> Action:
     know(st, seat, c)
     st.taken = c
     st.phase = Phase.PLAY
-    event(st, seat, "take", f"{seat_name(seat)} took {c} from the discard pile", card=str(c))
+    text = TEXT[c]  # (str(c) without a call into Card's Python method)
+    event(st, seat, "take", f"{seat_name(seat)} took {text} from the discard pile", card=text)
     return a
 
 
@@ -101,7 +103,8 @@ def apply_draw(setup: Setup, st: State, a: Action, check: bool) -> Action:
     buyers = eligible_buyers(setup, st)
     if buyers:
         open_buy_window(st, buyers)
-        event(st, seat, "decline", f"{seat_name(seat)} passed on {st.discard[-1]}", card=str(st.discard[-1]))
+        text = TEXT[st.discard[-1]]
+        event(st, seat, "decline", f"{seat_name(seat)} passed on {text}", card=text)
         return a
     finish_draw(setup, st, seat)
     return a
@@ -196,10 +199,12 @@ def _buy(setup: Setup, st: State, seat: int, *, own_turn: bool) -> None:
         got += 1
     # the buy's line, before anything drawing the penalty cards logged (a rebuilt stock, the
     # round's end), naming the cards really taken
-    text = f"{seat_name(seat)} said {b.verb!r} and took {c}" + (f" and {got} from the stock" if got else "")
+    text = f"{seat_name(seat)} said {b.verb!r} and took {TEXT[c]}"
+    if got:
+        text += f" and {got} from the stock"
     if got < extra:
         text += f" (the stock ran out: {got} of {extra} penalty cards)"
-    buy_event(log, at, seat, text, str(c), got)
+    buy_event(log, at, seat, text, TEXT[c], got)
     if got < extra:
         return
     if own_turn:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..cards import CARDS, NUM_FACES, Card, format_cards, make_pack, sorted_cards
+from ..cards import Card, format_cards, make_pack, sorted_cards
 from ..melds import Component
 from ..rules.spec import describe_contract
 from .events import NESTED, Event, frozen
@@ -143,12 +143,9 @@ def buy_event(log: list[Event], at: int, seat: int, text: str, card: str, extra:
 
 
 def faces(cards: Sequence[Card]) -> list[Card]:
-    """The distinct faces among ``cards``, lowest code first: ``sorted(set(cards))``
-    without hashing or comparing (asked at every listing of a hand's moves)."""
-    held = [False] * NUM_FACES
-    for c in cards:
-        held[c] = True
-    return [CARDS[i] for i in range(NUM_FACES) if held[i]]
+    """The distinct faces among ``cards``, lowest code first (measured with callgrind:
+    a set and a sort of a dozen cards cost less than a table of all 53 faces)."""
+    return sorted(set(cards))
 
 
 def push_discard(st: State, c: Card, seat: int | None) -> None:

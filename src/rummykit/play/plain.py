@@ -51,9 +51,9 @@ class PlainUI:
             if len(g.history) == rounds_before + 1:  # the moves that ended it (the result follows)
                 ended = g.log if g.is_over and g.round_no == rnd else (
                     g.last_deal_log if g.round_no == rnd + 1 else ())
-                for ev in ended[n:]:
-                    if ev["verb"] != "round_end":
-                        self.say("  " + for_person(self.s, ev["text"]))
+                for last in ended[n:]:
+                    if last["verb"] != "round_end":
+                        self.say("  " + for_person(self.s, last["text"]))
             for r in g.history[rounds_before:]:
                 self.say(for_person(self.s, r["reason"].capitalize()) + ".")
                 self.say(round_table(self.s, r))
