@@ -215,19 +215,23 @@ def test_search_goes_on_to_most_deals_only_while_a_candidate_is_ahead_inside_the
     g.apply("meld 7H 7S 7D / 9C 9D 9S")
     view, acts = g.view(1), g.legal_actions()
     hint = HeuristicPlayer(3).choose(view, acts)  # the search's own heuristic has the same seed
-    # every candidate alike: nothing is ahead, no more deals
-    same = ScriptedSearch(lambda i, d: 5, samples=4, most=12)
+    # every candidate alike: nothing is ahead, no more deals (margin: two standard errors)
+    same = ScriptedSearch(lambda i, d: 5, samples=4, most=12, margin=2)
     assert same.choose(view, acts) == hint and same.last_stats["samples"] == 4
     # the heuristic's choice scores 0; every other candidate 1.1 and -0.9 by turns: ahead
     # by 0.1 a deal, far inside two standard errors
-    noisy = ScriptedSearch(lambda other, d: other * ((1 if d % 2 == 0 else -1) + 0.1), samples=4, most=12)
+    noisy = ScriptedSearch(lambda other, d: other * ((1 if d % 2 == 0 else -1) + 0.1), samples=4, most=12,
+                           margin=2)
     assert noisy.choose(view, acts) == hint and noisy.last_stats["samples"] == 12
     # clearly ahead at once: played without more deals
-    clear = ScriptedSearch(lambda other, d: other * (3 + d % 2), samples=4, most=12)
+    clear = ScriptedSearch(lambda other, d: other * (3 + d % 2), samples=4, most=12, margin=2)
     assert clear.choose(view, acts) != hint and clear.last_stats["samples"] == 4
     # by default nothing is extended
-    plain = ScriptedSearch(lambda other, d: other * ((1 if d % 2 == 0 else -1) + 0.1), samples=4)
+    plain = ScriptedSearch(lambda other, d: other * ((1 if d % 2 == 0 else -1) + 0.1), samples=4, margin=2)
     assert plain.choose(view, acts) == hint and plain.last_stats["samples"] == 4
+    # at the default margin (0) the best mean wins, however noisy
+    best = ScriptedSearch(lambda other, d: other * ((1 if d % 2 == 0 else -1) + 0.1), samples=4)
+    assert best.choose(view, acts) != hint and best.last_stats["samples"] == 4
     with pytest.raises(ValueError, match="most"):
         SearchPlayer(1, samples=8, most=4)
     assert make_player("hard:most=64").most == 64 and make_player("hard").most == 32
