@@ -10,7 +10,6 @@ from .actions import DISCARDS, Action, CallRummy, CallShanghai, Discard, Illegal
 from .flow import (
     end_turn,
     event,
-    faces,
     forget,
     next_turn,
     open_call_window,
@@ -50,7 +49,7 @@ def why_not_discard(setup: Setup, st: State, seat: int, c: Card) -> str | None:
 def discard_options(setup: Setup, st: State, seat: int) -> list[Discard]:
     if why_not_discard_now(setup, st, seat) is not None:
         return []
-    have = faces(st.hands[seat])
+    have = sorted(set(st.hands[seat]))
     sp = setup.spec
     if not sp.no_discard_of_taken_card and not (sp.no_playable_discard and st.down[seat] and st.table):
         return [DISCARDS[c] for c in have]  # no card is barred in itself
@@ -109,7 +108,7 @@ def call_options(setup: Setup, st: State, seat: int) -> list[Action]:
             for mean in m.layoff_meanings(top, st.rules):
                 out.append(CallShanghai(layoff=LayOff(top, i, mean)))
     else:
-        out.extend(CallRummy(c) for c in faces(st.hands[seat]))
+        out.extend(CallRummy(c) for c in sorted(set(st.hands[seat])))
     out.append(Pass())
     return out
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -140,12 +139,6 @@ def buy_event(log: list[Event], at: int, seat: int, text: str, card: str, extra:
     e = Event.__new__(Event)
     dict.update(e, {"seat": seat, "verb": "buy", "text": text, "card": card, "extra": extra})
     log.insert(at, e)
-
-
-def faces(cards: Sequence[Card]) -> list[Card]:
-    """The distinct faces among ``cards``, lowest code first (measured with callgrind:
-    a set and a sort of a dozen cards cost less than a table of all 53 faces)."""
-    return sorted(set(cards))
 
 
 def push_discard(st: State, c: Card, seat: int | None) -> None:

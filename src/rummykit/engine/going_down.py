@@ -44,7 +44,7 @@ from ..melds import KIND_CODES, Reading, TableMeld
 from ..rules.spec import Component
 from ..solver import ContractRules, Skel, fits_component, meld_code, stand_together
 from .actions import Action, LayOff, Meld
-from .flow import contract, contract_needed, contract_text, faces, whole_hand_round
+from .flow import contract, contract_needed, contract_text, whole_hand_round
 from .state import Setup, State
 
 # ------------------------------------------------------------------ the end of a turn
@@ -595,14 +595,14 @@ def _ends_well(setup: Setup, st: State, seat: int, parts: tuple[Component, ...],
     if why_not_end(setup, st, seat, _left_after(rest, best), [rd, *best]) is None:
         return True
     whole = whole_hand_round(setup, st)
-    held = faces(rest)
+    faces = sorted(set(rest))
     # two cards or more kept back
-    for i, a in enumerate(held):
+    for i, a in enumerate(faces):
         less = take_away(rest, (a,))
         got = solve(setup, st, parts, less, whole, now)
         if got is not None and len(_left_after(less, got)) >= 1:
             return True
-        for b in held[i:]:
+        for b in faces[i:]:
             if b == a and rest.count(a) < 2:
                 continue
             if solve(setup, st, parts, take_away(less, (b,)), whole, now) is not None:
@@ -612,7 +612,7 @@ def _ends_well(setup: Setup, st: State, seat: int, parts: tuple[Component, ...],
     if sp.go_out_without_discard and solve(setup, st, parts, rest, True, now) is not None:
         return True
     # one card kept back
-    for c in held:
+    for c in faces:
         if sp.no_discard_of_taken_card and st.taken is not None and c == st.taken:
             continue
         less = take_away(rest, (c,))

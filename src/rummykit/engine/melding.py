@@ -20,7 +20,6 @@ from .flow import (
     contract_needed,
     contract_text,
     event,
-    faces,
     forget,
     know,
     seat_name,
@@ -185,7 +184,7 @@ def _whole_hand_options(setup: Setup, st: State, seat: int) -> list[Action]:
     comps = (Component("meld", 3),)
     out: list[Action] = []
     tried = set()
-    for skip in [None, *faces(hand)]:
+    for skip in [None, *sorted(set(hand))]:
         rest = list(hand)
         if skip is not None:
             rest.remove(skip)
@@ -439,7 +438,7 @@ def layoff_options(setup: Setup, st: State, seat: int) -> list[Action]:
     if not st.table or why_not_layoff(setup, st, seat) is not None:
         return []
     hand = st.hands[seat]
-    have = faces(hand)
+    have = sorted(set(hand))
     rules = st.rules
     assert rules is not None
     held = [False] * NUM_FACES
