@@ -138,8 +138,8 @@ def round_table(s: Session, r: dict[str, Any]) -> str:
     lines = [f"Deal {r['round']} result:"]
     for seat in range(len(r["points"])):
         won = " (went out)" if r["winner"] == seat else ""
-        lines.append(f"  {s.seat_name(seat)}{won}: {r['hands'][seat] or '-'} -> {r['points'][seat]} points, "
-                     f"total {r['scores'][seat]}")
+        points, total = plural(r["points"][seat], "point"), r["scores"][seat]
+        lines.append(f"  {s.seat_name(seat)}{won}: {r['hands'][seat] or '-'} -> {points}, total {total}")
     return "\n".join(lines)
 
 

@@ -478,7 +478,7 @@ class HeuristicPlayer:
         if rules.is_wild(c):
             if self._dead_wild(rules, view, table, c):
                 return (head + "everyone is down and no meld on the table can take another wild card, "
-                        f"so {c} could only cost you {me.value} points.")
+                        f"so {c} could only cost you {_points(me.value)}.")
             return head + f"every card you may discard is a wild card; {c} is the one to spare." + keep
         nxt = rest[0] if rest else None
         if nxt is None:
@@ -491,7 +491,7 @@ class HeuristicPlayer:
                 return head + (f"no meld on the table takes it, and the next player took cards that go "
                                f"with {nxt.card}.")
             return head + ("no meld on the table takes it, and it is the costliest card you can spare "
-                           f"({me.value} points).")
+                           f"({_points(me.value)}).")
         why = self._why_first(v, view, e, me, nxt, words)
         # a card as costly or more kept back only because the next player could go out with it
         held = [w for w in rest if w.out == 3 and not w.wild and w is not nxt and w.value >= me.value]
@@ -523,11 +523,11 @@ class HeuristicPlayer:
                 return (f"{who} may go out soon, and {nxt.card} is needed for {words}; {c} is not "
                         f"({self._lone_words(e, me, words, bare=True)}).")
             if nxt.out > me.out:
-                return (f"{nxt_seat} has {4 - nxt.out} cards left and could take {nxt.card}, lay it off "
+                return (f"{nxt_seat} has {_cards(4 - nxt.out)} left and could take {nxt.card}, lay it off "
                         f"on the table and be close to going out; {c} fits no meld there.")
             if me.risk > nxt.risk:
-                far = f"; you are {short} cards from {words}" if contract and short >= 2 else ""
-                return (f"{who} may go out soon and {c} costs {me.value} points"
+                far = f"; you are {_cards(short)} from {words}" if contract and short >= 2 else ""
+                return (f"{who} may go out soon and {c} costs {_points(me.value)}"
                         + (f", more than its chance of a meld is worth{far}." if me.lack <= 2 else f"{far}."))
         if me.need < nxt.need:
             return (f"{nxt.card} is needed for your best melds toward {words}; "
@@ -543,7 +543,7 @@ class HeuristicPlayer:
             return f"{nxt.card} is as useful to you but {fed}; {c} feeds nobody."
         if me.value > nxt.value:
             return (self._lone_words(e, me, words, bare=True)
-                    + f", and it costs the most of such cards ({me.value} points).")
+                    + f", and it costs the most of such cards ({_points(me.value)}).")
         return self._lone_words(e, me, words)
 
     def _lone_words(self, e: HandEval, w: Weigh, words: str, bare: bool = False) -> str:
@@ -554,8 +554,8 @@ class HeuristicPlayer:
             text = f"it goes with no card in your hand toward {words} ({self._nothing_words(e)})"
         else:
             group = format_cards(sorted([c] + partners))
-            text = (f"{group} is a spare start beside your best melds, {w.lack} short with {w.outs} "
-                    "cards unseen that would help")
+            text = (f"{group} is a spare start beside your best melds, {w.lack} short with "
+                    f"{_cards(w.outs)} unseen that would help")
         return text if bare else text + "."
 
     @staticmethod
@@ -619,7 +619,7 @@ class HeuristicPlayer:
             who = ", ".join(f"Seat {s}" for s in view.close())
             return f"Pass on {top}: {who} may go out soon, and every card bought adds to your penalty."
         if swollen:
-            return f"Pass on {top}: your hand is already {len(hand) - dealt} cards bigger than dealt."
+            return f"Pass on {top}: your hand is already {_cards(len(hand) - dealt)} bigger than dealt."
         if not v.spec.contracts or view.down[view.seat]:
             return f"Pass on {top}: you are down; a bought card is one more to place."
         return f"Pass on {top}: {self._no_help(v, view, hand, table, top)}"
@@ -722,3 +722,8 @@ __all__ = ["HeuristicPlayer", "Seen"]
 def _cards(n: int) -> str:
     """"1 card", "2 cards": a count of cards in words."""
     return f"{n} card{'' if n == 1 else 's'}"
+
+
+def _points(n: int) -> str:
+    """"1 point", "10 points"."""
+    return f"{n} point{'' if n == 1 else 's'}"
