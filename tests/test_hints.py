@@ -427,3 +427,45 @@ def test_a_hint_counts_one_card_in_the_singular(vid, seed):
         action, why = bots[seat].explain(g.view(seat), g.legal_actions())
         assert not re.search(r"\b(1|one) (cards|points)\b", why), why
         g.apply(action)
+
+
+def _one_meld(cards: list[rk.Card], run_size: int) -> bool:
+    """Whether ``cards`` (natural) could all stand in one set, or in one run of ``run_size``."""
+    if len({c.rank for c in cards}) == 1:
+        return True
+    ranks = sorted(int(c.rank) for c in cards)
+    high = sorted(14 if r == 1 else r for r in ranks)  # an ace high
+    return (len({c.suit for c in cards}) == 1 and len(set(ranks)) == len(ranks)
+            and min(ranks[-1] - ranks[0], high[-1] - high[0]) < run_size)
+
+
+def test_a_spare_start_names_the_cards_of_one_meld_in_the_making():
+    # Liverpool deal 2 (a set of three and a run of four): 4H goes with 2H and with 7H, but
+    # no run of four holds both; the hint once said "2H 4H 7H is a spare start"
+    e = evaluation("liverpool", 2, "8C 8C 9C JC 2H 4H 7H 8H 6S 7S TS")
+    g = e.prospect_group(rk.parse_card("4H"))
+    assert g is not None and g.kind == "run" and rk.format_cards(g.naturals) == "2H 4H"
+    assert g.short == e.prospect(rk.parse_card("4H"))[0] == 2  # as short as its set (4H alone)
+    card = r"(?:[A2-9TJQK][CDHS]|JK)"
+    for vid, seed in [("liverpool", 11), ("basic", 3)]:
+        g = rk.new_game(vid, players=4, seed=seed)
+        run = rk.get_variant(vid).spec.min_run if vid == "basic" else 4
+        bots = [HeuristicPlayer(seed + s) for s in range(4)]
+        for _ in range(400):
+            if g.is_over:
+                break
+            seat = g.current_player
+            action, why = bots[seat].explain(g.view(seat), g.legal_actions())
+            for m in re.finditer(rf"((?:{card} )*{card})(?: \([^()]*\))? is a spare start", why):
+                assert _one_meld(P(m.group(1)), run), why
+            g.apply(action)
+
+
+def test_a_card_passed_on_is_said_to_go_with_the_cards_of_one_meld():
+    # Contract deal 2 (a set of three and a run of four): AS would pair AH and join JS KS,
+    # two different melds; the hint once said "AS goes with AH JS KS"
+    g = deal("contract", [OTHERS[0], "7C 7D 7H 4D 5D 6D AH JS KS 2C", OTHERS[1]], "AS", "5C", first_round=2)
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert action == rk.Draw()
+    assert why == ("Draw from the stock: AS goes with AH toward a set of aces, but your best melds "
+                   "toward a set of three and a run of four stay 1 card short with it.")

@@ -768,6 +768,47 @@ class HandEval:
                     best_short, best_outs = k - have, outs
         return (best_short, best_outs)
 
+    def prospect_group(self, c: int) -> Group | None:
+        """The partial meld :meth:`prospect` weighs for ``c``, as the hand's cards in it,
+        if it holds another card besides ``c``; else the best that does (fewest short,
+        then most outs), or None when ``c`` goes with no card (or is wild).  For the
+        hint's sentence, which names one meld's cards, not every card ``c`` could go
+        with (4H's partners 2H and 7H are in no run of four together)."""
+        f = self.f
+        if f.wild[c]:
+            return None
+        cnt = self.cnt
+        wild = f.wild
+        live = self.live
+        chosen: Group | None = None  # prospect's own choice
+        paired: Group | None = None  # the best holding a partner
+        best: tuple[int, int] = (99, 0)
+        r = c % 13
+        if f.set_size:
+            n = self.by_rank[r]
+            if f.set_max is None or n <= f.set_max:
+                cards = [o for o in range(r, 52, 13) if not wild[o] for _ in range(cnt[o])]
+                short = max(0, f.set_size - n)
+                chosen = Group("set", f.set_size, tuple(cards), (), short, r, self.live_rank[r])
+                best = (short, self.live_rank[r])
+                if n > 1:
+                    paired = chosen
+        k = f.run_size
+        if k:
+            for s, lo, faces in f.windows(k):
+                if c not in faces:
+                    continue
+                held = tuple(x for x in faces if cnt[x] and not wild[x])
+                outs = sum(live[x] for x in faces if not (cnt[x] and not wild[x]))
+                g = Group("run", k, held, (), k - len(held), s * 32 + lo, outs)
+                if g.short < best[0] or (g.short == best[0] and outs > best[1]):
+                    chosen, best = g, (g.short, outs)
+                if len(held) > 1 and (paired is None or (g.short, -outs) < (paired.short, -paired.outs)):
+                    paired = g
+        if chosen is not None and len(chosen.naturals) > 1:
+            return chosen
+        return paired
+
     def partners(self, c: int) -> list[int]:
         """The cards of the hand ``c`` goes with toward a meld this deal wants (its rank's
         other cards, copies included, where sets are wanted; its suit's cards within a

@@ -48,7 +48,7 @@ from ..engine.view import View, as_view
 from ..melds import MeldRules, Reading, TableMeld
 from ..rules.registry import Variant, get_variant
 from ..rules.spec import describe_contract
-from .evaluation import RANK_PLURALS, Group, HandEval, Table, facts, seen_cards
+from .evaluation import Group, HandEval, Table, facts, seen_cards
 
 Why = Callable[[], str]  # the sentence, built only when someone asks (rollouts never do)
 DANGER = 3  # an opponent with this many cards or fewer may go out soon
@@ -535,8 +535,8 @@ class HeuristicPlayer:
         if me.lack > nxt.lack:
             return self._lone_words(e, me, words)
         if me.lack == nxt.lack and me.outs < nxt.outs:
-            return (self._lone_words(e, me, words, bare=True)
-                    + f", and fewer of the cards that would help it are still unseen ({me.outs}, "
+            return (self._lone_words(e, me, words, bare=True, outs=False)
+                    + f", and fewer of the cards that would help {c} are still unseen ({me.outs}, "
                     f"against {nxt.outs} for {nxt.card}).")
         if (2 * me.table + me.wanted) < (2 * nxt.table + nxt.wanted):
             fed = ("fits a meld on the table" if nxt.table else "goes with cards the next player took")
@@ -546,16 +546,24 @@ class HeuristicPlayer:
                     + f", and it costs the most of such cards ({_points(me.value)}).")
         return self._lone_words(e, me, words)
 
-    def _lone_words(self, e: HandEval, w: Weigh, words: str, bare: bool = False) -> str:
-        """What ``w``'s card has toward the deal's melds, in words."""
+    def _lone_words(self, e: HandEval, w: Weigh, words: str, bare: bool = False, outs: bool = True) -> str:
+        """What ``w``'s card has toward the deal's melds, in words: nothing, or the one
+        partial meld in the making it is part of (its cards, goal and what it lacks) and,
+        with ``outs``, how many unseen cards would help it."""
         c = w.card
         partners = e.partners(c)
         if not partners:
             text = f"it goes with no card in your hand toward {words} ({self._nothing_words(e)})"
         else:
-            group = format_cards(sorted([c] + partners))
-            text = (f"{group} is a spare start beside your best melds, {w.lack} short with "
-                    f"{_cards(w.outs)} unseen that would help")
+            g = e.prospect_group(c)
+            if g is None:  # more of a rank than a set may hold
+                text = f"{format_cards(sorted([c] + partners))} is a spare start beside your best melds"
+                n = w.outs
+            else:
+                text = f"{g.words()} is a spare start beside your best melds"
+                n = g.outs
+            if outs:
+                text += f", with {_cards(n)} unseen that would help"
         return text if bare else text + "."
 
     @staticmethod
@@ -569,21 +577,20 @@ class HeuristicPlayer:
         return " and ".join(bits) or "no meld"
 
     def _free_words(self, e: HandEval, skip: Card) -> list[str]:
-        """The basic family: the hand's melds in the making (two cards or more), ``skip`` aside."""
+        """The basic family: the hand's melds in the making (two cards or more) once
+        ``skip`` is gone, each one meld's cards (:meth:`HandEval.prospect_group`)."""
+        rest = list(e.hand)
+        rest.remove(skip)
+        after = HandEval(e.f, rest, e.table)
         out = []
         seen: set[int] = set()
-        for x in sorted(e.hand):
-            if x == skip or x in seen or e.f.wild[x]:
+        for x in sorted(rest):
+            if x in seen or e.f.wild[x]:
                 continue
-            partners = [p for p in e.partners(x) if p != skip]
-            if partners:
-                group = sorted({x, *partners})
-                seen.update(group)
-                same_rank = all(p % 13 == x % 13 for p in group)
-                kind = (f"toward a set of {RANK_PLURALS[x % 13]}" if same_rank
-                        else "toward a run")
-                if same_rank or all(p // 13 == x // 13 for p in group):
-                    out.append(f"{format_cards(group)} ({kind})")
+            g = after.prospect_group(x)
+            if g is not None and not seen.intersection(g.naturals):
+                seen.update(g.naturals)
+                out.append(g.words())
         return out[:3]
 
     def _take_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card,
@@ -645,11 +652,13 @@ class HeuristicPlayer:
             return f"you can already lay down {words}; {top} adds nothing to it."
         if e.f.wild[top]:
             return f"{top} would not bring {words} closer."
-        partners = self.evaluate(v, view, hand + [top], table).partners(top)
-        if not partners:
+        g = self.evaluate(v, view, hand + [top], table).prospect_group(top)
+        if g is None:
             return f"{top} goes with no card in your hand toward {words}."
-        return (f"{top} goes with {format_cards(partners)}, but your best melds toward {words} "
-                f"stay {_cards(e.short)} short with it.")
+        others = list(g.naturals)
+        others.remove(top)
+        return (f"{top} goes with {format_cards(others)} toward {g.goal()}, but your best melds "
+                f"toward {words} stay {_cards(e.short)} short with it.")
 
     # -- "working toward it" --------------------------------------------------------
 
