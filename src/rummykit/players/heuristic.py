@@ -597,7 +597,7 @@ class HeuristicPlayer:
                     before: int) -> str:
         e = self.evaluate(v, view, hand + [top], table)
         after = e.short
-        g = _group_of(e, top)
+        g = _group_of(e, top) or e.prospect_group(top)  # its meld in the plan, else its best
         made = f"it makes {g.words()}" if g is not None else f"it goes with {format_cards(e.partners(top))}"
         if not v.spec.contracts or view.down[view.seat]:
             return f"Take {top}: {made}."
