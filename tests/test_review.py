@@ -394,6 +394,35 @@ def test_the_server_reviews_a_finished_table_once_with_its_progress(tmp_path: An
         assert c.get(f"/t/{tid}/review?seat=1").status_code == 200  # the page
 
 
+def test_a_review_that_failed_says_so_to_every_poll_until_asked_again(monkeypatch: Any) -> None:
+    # the usability tester's page said "Reading the game..." for 25 minutes: each poll of a
+    # failed review started it again, so the page never saw the failure
+    import rummykit.players.review as module
+    from rummykit.server.reviews import Reviews
+
+    calls = []
+
+    def broken(record: dict[str, Any], seat: int, **_: Any) -> Review:
+        calls.append(seat)
+        raise ValueError("no card 'XX'")
+
+    monkeypatch.setattr(module, "review", broken)
+    reviews = Reviews(workers=1)
+    try:
+        job, _ = reviews.get(("t", 0, 1), dict)
+        assert job.waiting.wait(10)
+        for _ in range(3):
+            again, _ = reviews.get(("t", 0, 1), dict)
+            assert again is job
+            assert again.public() == {"status": "failed", "done": 0, "total": None,
+                                      "error": "the review failed: no card 'XX'"}
+        assert calls == [0]
+        retried, _ = reviews.get(("t", 0, 1), dict, retry=True)
+        assert retried is not job and retried.waiting.wait(10) and calls == [0, 0]
+    finally:
+        reviews.stop()
+
+
 def test_while_the_game_goes_on_a_player_reviews_its_own_finished_deals(tmp_path: Any) -> None:
     import time
 

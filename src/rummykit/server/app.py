@@ -418,7 +418,7 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
         judged on what it saw then (see rummykit.review). While the game goes on, a seated
         player may review its own finished deals (``&token=`` its seat's token). Computed once,
         in worker processes: 202 with the progress while it works, 200 with the review when
-        done."""
+        done, 500 with the reason if it failed (``&retry=1`` starts it again)."""
         t = find(tid)
         if t is None:
             return _err(404, f"no table {tid!r}")
@@ -436,7 +436,8 @@ def create_app(db_url: str | None = None, *, static_dir: str | Path | None = Non
             if not deals:
                 return _err(409, "no deal of this game is finished yet: there is nothing to review")
         try:
-            job, ahead = reviews.get((t.id, seat, deals), t.game.record)
+            job, ahead = reviews.get((t.id, seat, deals), t.game.record,
+                                     retry=request.query_params.get("retry") == "1")
         except Busy as e:
             return JSONResponse({"detail": str(e)}, status_code=503, headers={"Retry-After": "30"})
         body = job.public(ahead) | {"seat": seat, "seats": [s.public() for s in t.seats]}

@@ -65,13 +65,16 @@ class Reviews:
         self._thread: threading.Thread | None = None
         self._stopped = False
 
-    def get(self, key: tuple[str, int, int], record: Callable[[], dict[str, Any]]) -> tuple[Job, int]:
+    def get(self, key: tuple[str, int, int], record: Callable[[], dict[str, Any]],
+            retry: bool = False) -> tuple[Job, int]:
         """The job for ``key`` (a table, a seat, its finished deals), started from
         ``record()`` (the game's record) if it was not: (the job, how many reviews are ahead of it).  Busy
-        when the queue is full."""
+        when the queue is full.  A failed review stays failed, for the page to say so,
+        until asked again with ``retry`` (before, the next poll started it again and the
+        page, polling, never saw the failure)."""
         with self._lock:
             job = self._jobs.get(key)
-            if job is not None and job.status != "failed":
+            if job is not None and (job.status != "failed" or not retry):
                 self._jobs.move_to_end(key)
                 return job, self._ahead(job)
             if len(self._queue) >= self.queue_limit:

@@ -29,14 +29,15 @@ RK.Review = (function () {
     poll();
   }
 
-  async function poll() {
+  async function poll(retry) {
     const r = R;
     let d = null;
     try {
       // a seated player's own token: while the game goes on, it may review its finished deals
       const mine = RK.seatOf(r.id);
       const tok = mine && mine.seat === r.seat && mine.token ? `&token=${encodeURIComponent(mine.token)}` : "";
-      const res = await fetch(`/api/tables/${r.id}/review?seat=${r.seat}${tok}`);
+      const again = retry === true ? "&retry=1" : "";
+      const res = await fetch(`/api/tables/${r.id}/review?seat=${r.seat}${tok}${again}`);
       try { d = await res.json(); } catch (e) { d = null; }
       if (R !== r) return;
       if (res.status === 200) {
@@ -53,6 +54,7 @@ RK.Review = (function () {
         return;
       }
       r.error = (d && d.detail) || `${res.status} ${res.statusText}`;
+      r.failed = res.status === 500 && d && d.status === "failed"; // the review itself failed: offer to try again
       if (res.status === 503) r.timer = setTimeout(poll, 5000); // busy: ask again
     } catch (e) {
       if (R !== r) return;
@@ -82,7 +84,11 @@ RK.Review = (function () {
   }
 
   function renderError() {
-    R.main.replaceChildren(h("section.panel", null, h("h1", null, "Review"), h("p.error", { role: "alert" }, R.error), backLinks()));
+    const again = R.failed ? h("p.btnrow", null, h("button.primary", { type: "button", onclick: () => {
+      R.failed = false; R.error = ""; R.progress = null; renderProgress(); poll(true);
+    } }, "Try again")) : null;
+    R.main.replaceChildren(h("section.panel", null, h("h1", null, "Review"), h("p.error", { role: "alert" }, R.error),
+      again, backLinks()));
   }
 
   function backLinks() {
