@@ -860,3 +860,54 @@ def test_the_discard_pile_stays_in_view_on_a_short_desktop_window_with_the_hint_
             const r = document.querySelector(s).getBoundingClientRect();
             return r.top >= f.top - 0.5 && r.bottom <= f.bottom + 0.5; }); }""")
     assert inside
+
+
+def test_after_swapping_one_of_two_copies_for_a_joker_the_jokers_moves_are_offered(
+        contexts: Any, tmp_path: Path) -> None:
+    """Contract Rummy deal 2: seat 1 is down with a run 3H 4H JK=5H 6H, holds two 5H, and
+    swaps the selected one for the joker.  The usability tester's other copy stayed
+    selected, the move bar showed only the moves of the selected cards (none), and "You
+    must play JK this turn" had no button to do it."""
+    from browserkit import start_server
+    from conftest import deal, play
+    from helpers import draw_and_discard_it
+
+    import rummykit as rk
+    from rummykit.server.storage import Storage
+
+    g = deal("contract", ["2C 3C 4C 5D 6D 8S TS JS QD KD", "7H 7S 7D 3H 4H JK 6H 5H 9D KC",
+                          "AS 2S 6C 8C 8D TH JH QH AD 4D"], "KS", "QC 2D 3D 5H", first_round=2)
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 3H 4H JK=5H 6H", "discard KC")
+    draw_and_discard_it(g)
+    draw_and_discard_it(g)
+    play(g, "draw", "pass")
+    assert g.current_player == 1 and g.phase == "play" and g.view(1)["hand"].count("5H") == 2
+    assert "swap 5H 2" in [rk.format_action(a) for a in g.legal_actions()]
+    db = tmp_path / "server.db"
+    storage = Storage(f"sqlite:///{db}")
+    try:
+        setup = g.record()
+        del setup["actions"]
+        tid = storage.create_game(setup, ["bot:easy", "human", "bot:easy"], "a swap",
+                                  settings={"bot_delay": 0.05, "hints": False})
+        for n, text in enumerate(g.actions):
+            seat = rk.replay(dict(setup, actions=g.actions[:n])).current_player
+            storage.append_action(tid, n, seat, text)
+    finally:
+        storage.close()
+    srv, th, base, _app = start_server(db)
+    try:
+        page = contexts(PHONE).new_page()
+        join(page, base, tid, "Ivy")
+        page.wait_for_selector('#cards button.hc[data-card="5H"]')
+        page.locator('#cards button.hc[data-card="5H"]').first.click()
+        assert page.locator("#cards button.hc.sel").count() == 1
+        sid = state_id(page)
+        page.get_by_role("button", name="Swap 5♥ into meld 2 for its wild").click()
+        page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
+        assert hand_on_screen(page).count("5H") == 1
+        assert page.locator("#cards button.hc.sel").count() == 0  # the card played left the selection
+        page.wait_for_selector('#actions button[data-action^="layoff JK"]')
+    finally:
+        srv.should_exit = True
+        th.join(15)

@@ -97,13 +97,16 @@ RK.Moves = (function () {
     if (L.discard.size) main.push(cardMove(A, "discard", L.discard, "Discard", sel, "primary"));
     if (L.shanghaiDiscard.size) main.push(cardMove(A, "shanghai", L.shanghaiDiscard, "Discard calling Shanghai:", sel));
     if (L.rummy.size) main.push(cardMove(A, "rummy", L.rummy, "Call Rummy, shedding", sel));
-    // lay-offs and swaps of the selected cards (all of them when nothing is selected)
-    const lay = sel.length ? L.layoffs.filter((a) => selCards.has(a.split(/\s+/)[1].split("=")[0])) : L.layoffs;
-    const swaps = sel.length ? L.swaps.filter((a) => selCards.has(a.split(/\s+/)[1])) : L.swaps;
+    // lay-offs and swaps of the selected cards (all of them when nothing is selected, or
+    // when none is of a selected card: a card that must be played is offered all the same)
+    let lay = sel.length ? L.layoffs.filter((a) => selCards.has(a.split(/\s+/)[1].split("=")[0])) : L.layoffs;
+    let swaps = sel.length ? L.swaps.filter((a) => selCards.has(a.split(/\s+/)[1])) : L.swaps;
+    const forSel = sel.length && (lay.length || swaps.length);
+    if (!forSel) { lay = L.layoffs; swaps = L.swaps; }
     const fits = lay.map((a) => btn(A, a, `Lay off ${layoffWords(a, v, nm)}`))
       .concat(swaps.map((a) => { const [, c, n] = a.split(/\s+/); return btn(A, a, `Swap ${RK.cardShort(c)} into meld ${n} for its wild`); }))
       .concat(L.shanghaiLay.map((a) => btn(A, a, `Shanghai: lay ${layoffWords(a, v, nm)}`)));
-    if (fits.length) more.push(h("div.fits", { role: "group", "aria-label": sel.length ? "Where the selected cards fit" : "Cards that fit a meld on the table" }, fits));
+    if (fits.length) more.push(h("div.fits", { role: "group", "aria-label": forSel ? "Where the selected cards fit" : "Cards that fit a meld on the table" }, fits));
     if (L.melds.length && !(A.H && A.H.groups.length)) {
       more.push(h("details#ways.ways", { open: A.T.waysOpen || null, ontoggle: (ev) => { A.T.waysOpen = ev.target.open; } },
         h("summary", null, waysWords(A, v, L.melds.length)),

@@ -171,6 +171,14 @@ RK.Table = (function () {
     }
     const w = m.window;
     const sid = w && !w.answered ? w.state_id : m.state_id;
+    // a lay-off or a swap plays the selected copy of its card (else the first not yet
+    // played): that one leaves the hand and the selection, not its twin
+    const words = action.split(/\s+/);
+    if ((words[0] === "layoff" || words[0] === "swap") && T.H && words[1]) {
+      const c = words[1].split("=")[0];
+      const pick = RK.Hand.selected(T.H).find((x) => x.card === c) || T.H.cards.find((x) => x.card === c && !T.H.out.has(x.id));
+      if (pick) T.H.out.add(pick.id);
+    }
     T.error = "";
     T.pending = true;
     T.showHint = false;
