@@ -8,6 +8,7 @@ fail (see browserkit)."""
 
 from __future__ import annotations
 
+import os
 import re
 import time
 import urllib.error
@@ -838,6 +839,14 @@ def test_the_hand_heading_and_every_lay_off_are_shown_whole_on_a_phone(
     width = page.evaluate("() => window.innerWidth")
     assert len(boxes) == 6 and all(left >= 0 and right <= width + 0.5 for left, right in boxes), boxes
     assert no_horizontal_overflow(page)
+    # ten lay-offs (the tester's Shanghai and Ten Card turns) leave the table's melds in view
+    page.evaluate("""() => { const f = document.querySelector('.fits'), b = f.firstElementChild;
+        for (let i = 0; i < 4; i++) f.append(b.cloneNode(true)); }""")
+    if os.environ.get("RUMMYKIT_SHOTS"):  # to look at
+        page.wait_for_timeout(600)
+        page.screenshot(path=os.path.join(os.environ["RUMMYKIT_SHOTS"], "phone-ten-layoffs.png"))
+    melds = page.evaluate("() => document.getElementById('melds').getBoundingClientRect().height")
+    assert melds >= 100, melds
 
 
 def test_the_discard_pile_stays_in_view_on_a_short_desktop_window_with_the_hint_open(

@@ -123,7 +123,7 @@ RK.Board = (function () {
     const whole = pile.length > 1 && opt.onWhole ? h("button#pile-all.tool.linkish", { type: "button", onclick: opt.onWhole,
       dataset: { fk: "pile-all" } }, "See the whole pile") : null;
     return h("section#center", { "aria-label": "Stock and discard pile" },
-      h("div.piles", null, stock, discard, opt.claim || null), whole);
+      h("div.piles", null, stock, discard, opt.claim || null, whole));
   }
 
   /* One meld on the table: its number, its cards (each wild with what it stands for). */

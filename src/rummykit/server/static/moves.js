@@ -103,9 +103,18 @@ RK.Moves = (function () {
     let swaps = sel.length ? L.swaps.filter((a) => selCards.has(a.split(/\s+/)[1])) : L.swaps;
     const forSel = sel.length && (lay.length || swaps.length);
     if (!forSel) { lay = L.layoffs; swaps = L.swaps; }
-    const fits = lay.map((a) => btn(A, a, `Lay off ${layoffWords(a, v, nm)}`))
+    // a phone shows "Lay off 9♣ on meld 1" (the owner's words hidden: the list stays short
+    // enough to leave the table in view); the name a screen reader says is whole
+    const fitBtn = (a, verb) => {
+      const w = a.split(/\s+/);
+      const n = +w[w.length - 1];
+      const b = btn(A, a, [`${verb} ${tokenWords(w[1])} on meld ${n}`, h("span.owner", null, ` (${meldOwner(v, nm, n)})`)]);
+      b.setAttribute("aria-label", `${verb} ${layoffWords(a, v, nm)}`);
+      return b;
+    };
+    const fits = lay.map((a) => fitBtn(a, "Lay off"))
       .concat(swaps.map((a) => { const [, c, n] = a.split(/\s+/); return btn(A, a, `Swap ${RK.cardShort(c)} into meld ${n} for its wild`); }))
-      .concat(L.shanghaiLay.map((a) => btn(A, a, `Shanghai: lay ${layoffWords(a, v, nm)}`)));
+      .concat(L.shanghaiLay.map((a) => fitBtn(a, "Shanghai: lay")));
     if (fits.length) more.push(h("div.fits", { role: "group", "aria-label": forSel ? "Where the selected cards fit" : "Cards that fit a meld on the table" }, fits));
     if (L.melds.length && !(A.H && A.H.groups.length)) {
       more.push(h("details#ways.ways", { open: A.T.waysOpen || null, ontoggle: (ev) => { A.T.waysOpen = ev.target.open; } },
