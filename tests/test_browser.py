@@ -920,3 +920,23 @@ def test_after_swapping_one_of_two_copies_for_a_joker_the_jokers_moves_are_offer
     finally:
         srv.should_exit = True
         th.join(15)
+
+
+def test_ten_cards_turn_line_says_melds_come_before_the_draw_and_only_a_discard_after(
+        server: dict[str, Any], contexts: Any) -> None:
+    """Ten Card Rummy (RULES.md 4.2): melding and laying off happen before drawing; after
+    it, only the discard.  The tester's page said "meld, lay off, then discard" after the
+    draw, where a lay-off dragged onto a meld was refused."""
+    base = server["base"]
+    tid = make_table(base, ruleset="ten-card", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=4,
+                     hints=False)
+    page = contexts(PHONE).new_page()
+    join(page, base, tid, "Uma")
+    page.wait_for_selector('#actions button[data-action="draw"]', timeout=20_000)
+    line = page.inner_text("#turn")
+    assert line.startswith("Your turn: ") and "draw from the stock" in line, line
+    sid = state_id(page)
+    page.locator('#actions button[data-action="draw"]').click()
+    page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
+    page.wait_for_selector("#actions button[data-action='discard']")
+    assert page.inner_text("#turn").startswith("Your turn: discard."), page.inner_text("#turn")

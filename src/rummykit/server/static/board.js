@@ -39,7 +39,9 @@ RK.Board = (function () {
   }
 
   /* The line saying whose turn it is and what they are doing. */
-  function turnWords(v, nm, me, window, status) {
+  /* ``legal``: the seat's legal moves, which say what its turn holds in these rules (Ten
+     Card melds before the draw and only discards after it). */
+  function turnWords(v, nm, me, window, status, legal) {
     if (v.is_over || v.phase === "over") return "The game is over.";
     if (status === "waiting") return "Waiting for players to sit down.";
     const top = v.discard_top ? RK.cardShort(v.discard_top) : null;
@@ -53,10 +55,20 @@ RK.Board = (function () {
     if (v.phase === "may_i") return you ? `May I? ${top} is offered to you.` : `${nm[cp]} is asked about ${top}.`;
     if (v.phase === "call") return you ? `You may call on ${top}.` : `${nm[cp]} may call on ${top}.`;
     if (v.phase === "cut") return you ? "Your turn: cut the pack." : `${nm[cp]} cuts the pack.`;
+    const moves = legal || [];
+    const melds = moves.some((a) => /^(meld|layoff|swap) /.test(a));
     if (v.phase === "draw") {
-      return you ? `Your turn: draw from the stock${top ? ` or take ${top}` : ""}.` : `${nm[cp]} is drawing.`;
+      const draw = `draw from the stock${top ? ` or take ${top}` : ""}`;
+      return you ? (melds ? `Your turn: meld and lay off now if you want, then ${draw}.` : `Your turn: ${draw}.`) : `${nm[cp]} is drawing.`;
     }
-    if (v.phase === "play") return you ? "Your turn: meld, lay off, then discard." : `${nm[cp]} is playing.`;
+    if (v.phase === "play") {
+      if (!you) return `${nm[cp]} is playing.`;
+      const discard = moves.some((a) => /^(discard|shanghai|rummy) /.test(a));
+      if (melds && discard) return "Your turn: meld, lay off, then discard.";
+      if (discard) return "Your turn: discard.";
+      if (melds) return "Your turn: meld and lay off.";
+      return "Your turn.";
+    }
     return `${nm[cp]}'s turn.`;
   }
 
