@@ -268,6 +268,22 @@ def _claim_driver(n_windows: int, seed: int) -> Any:
     return run
 
 
+def test_a_name_already_at_the_table_is_refused_so_the_log_and_chat_can_tell_people_apart(
+        sqlite_served: str) -> None:  # noqa: F811
+    # the usability tester's guest joined as "Pat" beside the creator "Pat": the log, the
+    # chat and the hints said "Pat" for both
+    base = sqlite_served
+    seats = ["human", "human", "bot:easy"]
+    tid = http_json("POST", f"{base}/api/tables", {"ruleset": "basic", "seats": seats})[1]["id"]
+    assert http_json("POST", f"{base}/api/tables/{tid}/join", {"name": "Pat"})[0] == 200
+    for name in ("Pat", " pat ", "Easy bot 3"):
+        status, body = http_json("POST", f"{base}/api/tables/{tid}/join", {"name": name})
+        assert status == 409 and "is already at this table" in body["detail"], (name, body)
+    assert [s["name"] for s in table_state(base, tid)["seats"]][:2] == ["Pat", ""]
+    status, joined = http_json("POST", f"{base}/api/tables/{tid}/join", {"name": "Pat B"})
+    assert status == 200 and joined["seat"] == 1
+
+
 def test_several_seats_claiming_one_discard_at_once_get_the_engines_priority(served: str) -> None:  # noqa: F811
     base = served
     seen: list[tuple[list[int], int]] = []

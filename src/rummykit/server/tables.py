@@ -328,6 +328,10 @@ class Table:
             raise Refused("conflict", "no human seat is free at this table")
         else:
             seat = free[0]
+        same = name.strip().casefold()
+        if any(s.name.strip().casefold() == same for i, s in enumerate(self.seats) if i != seat and s.name):
+            raise Refused("conflict", f"{name.strip()} is already at this table: choose another name, "
+                                      "so that the log and the chat can tell you apart")
         token = secrets.token_urlsafe(24)
         s = self.seats[seat]
         s.token_hash = token_hash(token)
