@@ -200,6 +200,9 @@ def test_a_claim_offer_that_changes_under_the_pointer_does_not_buy_the_new_card(
     # the offer drawn on the release is new: inert for a moment, and it shows it
     assert page.locator("#claim.fresh").count() == 1
     assert page.locator('#claim .claim-btn[data-action="buy"]').get_attribute("aria-disabled") == "true"
+    # and looks it (the tester's taps in that moment were lost without a sign)
+    fresh = page.locator('#claim .claim-btn[data-action="buy"]')
+    assert float(fresh.evaluate("e => getComputedStyle(e).opacity")) < 0.7
     # a moment later a click does buy (on this offer, or the next one)
     t0 = time.monotonic()
     while not [m for m in sent if m.get("type") == "act" and m.get("action") == "buy"]:

@@ -152,7 +152,12 @@ RK.Moves = (function () {
         if (fresh) b.setAttribute("aria-disabled", "true");
         return b;
       });
-      for (const a of L.shanghaiLay) { const b = btn(A, a, `Shanghai: lay ${layoffWords(a, v, nm)}`, opts(a)); b.dataset.offer = key; kids.push(b); }
+      for (const a of L.shanghaiLay) {
+        const b = btn(A, a, `Shanghai: lay ${layoffWords(a, v, nm)}`, opts(a));
+        b.dataset.offer = key;
+        if (fresh) b.setAttribute("aria-disabled", "true"); // inert for a moment, like the others, and it shows it
+        kids.push(b);
+      }
       if (L.rummy.size) kids.push(cardMove(A, "rummy", L.rummy, "Call Rummy, shedding", RK.Hand.selected(A.H)));
       body = h("div.claim-btns", null, kids);
     } else body = h("p.small.muted", null, A.T.msg.seat !== null ? "You are not asked this time." : "The players are answering.");
