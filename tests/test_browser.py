@@ -943,3 +943,21 @@ def test_ten_cards_turn_line_says_melds_come_before_the_draw_and_only_a_discard_
     page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
     page.wait_for_selector("#actions button[data-action='discard']")
     assert page.inner_text("#turn").startswith("Your turn: discard."), page.inner_text("#turn")
+
+
+def test_a_card_dragged_where_it_may_not_go_comes_back_with_the_reason(
+        server: dict[str, Any], contexts: Any) -> None:
+    """The tester's card dragged onto the discard pile before drawing snapped back without a
+    word.  Before the draw the engine's reason is shown; the card stays in the hand."""
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
+                     hints=False)
+    page = contexts(DESKTOP).new_page()
+    join(page, base, tid, "Zed")
+    page.wait_for_selector('#actions button[data-action="draw"]')
+    sid = state_id(page)
+    before = hand_on_screen(page)
+    Person(page).drag(Person.card(before[0]), "#discard")
+    page.wait_for_selector("#error")
+    assert page.inner_text("#error").startswith("Draw first"), page.inner_text("#error")
+    assert state_id(page) == sid and sorted(hand_on_screen(page)) == sorted(before)

@@ -81,7 +81,13 @@ RK.Drag = (function () {
     setTimeout(() => window.removeEventListener("click", swallow, { capture: true }), 0);
     if (opts.onHover) opts.onHover(was.src, null, null);
     if (!cancelled && was.zone) opts.onDrop(was.src, was.zone, { x: ev.clientX, y: ev.clientY });
-    else if (opts.onCancel) opts.onCancel(was.src);
+    else {
+      // released on a place that refused the card: the owner may say why
+      const under = cancelled ? null : document.elementFromPoint(ev.clientX, ev.clientY);
+      const refused = under && under.closest ? under.closest("[data-drop]") : null;
+      if (refused && opts.onRefuse) opts.onRefuse(was.src, refused);
+      if (opts.onCancel) opts.onCancel(was.src);
+    }
   }
 
   /* A drag, or a press that may become a click, blocks re-drawing the page (the owner

@@ -113,5 +113,27 @@ RK.Drops = function drops(A) {
     } else if (place === "meld" && sel.length === 1 && live()) onMeld(sel[0], +arg);
   }
 
-  return { canDrop, onDrop, onHover, onTap, onCancel: () => A.flushRender() };
+  /* A card of the hand released on the discard pile or a meld that would not take it:
+     the card goes back, and the page says why.  On the seat's turn the move is sent all
+     the same, so the engine's refusal gives the reason in the rules' words ("Draw first:
+     ...", "You may not discard AS, the card you took ..."); else the page says whose turn
+     it is. */
+  function onRefuse(src, zone) {
+    const [kind, id] = src.dataset.drag.split(":");
+    const [place, arg] = zone.dataset.drop.split(":");
+    const x = kind === "hand" ? RK.Hand.byId(A.H, +id) : null;
+    if (!x || !T() || !T().msg || (place !== "discard" && place !== "meld")) return;
+    const legal = T().msg.legal || [];
+    if (!legal.length || !live()) {
+      T().error = T().pending ? "Your last move is still on its way." : "It is not your turn.";
+      return;
+    }
+    if (place === "discard" && dragIds(src).length > 1) {
+      T().error = "Discard one card at a time: drag a single card, or select only one.";
+      return;
+    }
+    A.send(place === "discard" ? `discard ${x.card}` : `layoff ${x.card} ${+arg}`);
+  }
+
+  return { canDrop, onDrop, onHover, onTap, onRefuse, onCancel: () => A.flushRender() };
 };
