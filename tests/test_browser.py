@@ -961,3 +961,17 @@ def test_a_card_dragged_where_it_may_not_go_comes_back_with_the_reason(
     page.wait_for_selector("#error")
     assert page.inner_text("#error").startswith("Draw first"), page.inner_text("#error")
     assert state_id(page) == sid and sorted(hand_on_screen(page)) == sorted(before)
+
+
+def test_the_hint_does_not_say_its_advice_twice(server: dict[str, Any], contexts: Any) -> None:
+    """The tester's Shanghai hint read "Call Shanghai — Call Shanghai: the discard goes on
+    the table..."; the sentence's own opening is dropped after the advice, as for a discard."""
+    page = contexts(DESKTOP).new_page()
+    page.goto(server["base"] + "/")
+    v = {"discard_top": "7H", "seat": 0, "meld_info": []}
+    cases = (("shanghai 7H 1", "Call Shanghai: the discard goes on the table.", "Call Shanghai"),
+             ("discard 9C", "Discard 9C: it goes with nothing.", "Discard 9♣"))
+    for action, why, advice in cases:
+        text = page.evaluate("([a, w, v]) => RK.Moves.hintBox({action: a, why: w}, v, ['You']).textContent",
+                             [action, why, v])
+        assert text.startswith(f"Hint: {advice} — ") and text.count(advice) == 1, text

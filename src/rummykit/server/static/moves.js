@@ -212,7 +212,9 @@ RK.Moves = (function () {
     let s = String(why);
     const verb = (String(action).split(/\s+/)[0] || "").toLowerCase();
     const m = /^([^:.]{1,60}):\s+/.exec(s);
-    if (verb && m && m[1].split(/\s+/)[0].toLowerCase() === verb) {
+    // the sentence's own "Discard QS: ..." or "Call Shanghai: ..." repeats the advice before it
+    const said = { shanghai: "call", rummy: "call", layoff: "lay" }[verb] || verb;
+    if (verb && m && m[1].split(/\s+/)[0].toLowerCase() === said) {
       s = s.slice(m[0].length);
       s = s.charAt(0).toUpperCase() + s.slice(1);
     }
