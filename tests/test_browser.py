@@ -975,3 +975,22 @@ def test_the_hint_does_not_say_its_advice_twice(server: dict[str, Any], contexts
         text = page.evaluate("([a, w, v]) => RK.Moves.hintBox({action: a, why: w}, v, ['You']).textContent",
                              [action, why, v])
         assert text.startswith(f"Hint: {advice} — ") and text.count(advice) == 1, text
+
+
+def test_the_discard_button_says_what_the_selection_lacks(server: dict[str, Any], contexts: Any) -> None:
+    """The tester saw "Discard (select a card)" with two cards selected."""
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
+                     hints=False)
+    page = contexts(DESKTOP).new_page()
+    join(page, base, tid, "Ola")
+    page.wait_for_selector('#actions button[data-action="draw"]')
+    sid = state_id(page)
+    page.locator('#actions button[data-action="draw"]').click()
+    page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
+    button = page.locator('#actions button[data-action="discard"]')
+    assert button.inner_text() == "Discard (select a card)"
+    cards = hand_on_screen(page)
+    Person(page).click_card(cards[0])
+    Person(page).click_card(cards[-1])
+    assert button.inner_text() == "Discard (select only one card)" and button.is_disabled()

@@ -108,7 +108,7 @@ RK.Board = (function () {
           contracts && v.down[i] ? h("span.tag.down", null, "down") : null,
           active ? h("span.tag.act", null, o.window ? "asked" : "to play") : null,
           h("span.score", null, `· score ${v.scores[i]}`),
-          v.buys_left ? h("span.buys", null, `· ${v.buys_left[i]} buys`) : null),
+          v.buys_left ? h("span.buys", null, `· ${RK.plural(v.buys_left[i], "buy")} left`) : null),
         s.kind === "human" || o.online === false ? h("div.seat-pres.small", null, pres) : h("span.sr", null, pres),
         known.length && i !== o.me ? h("div.holds.small", null, "holds ", RK.cardsLine(known)) : null));
     }

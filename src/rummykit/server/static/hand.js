@@ -196,7 +196,7 @@ RK.Hand = (function () {
       return h("li.build-group" + state, { dataset: { drop: `group:${k}` }, "aria-label": `Meld ${k + 1} being built` },
         h("span.pcrow.build-cards", null, cards.map((x) => h("button.pc.bc", { type: "button", "aria-label": `${RK.cardName(x.card)}: back to the hand`,
           dataset: { drag: `group:${x.id}`, fk: `bc-${x.id}` }, onclick: () => o.onUngroup([x.id]) }, RK.Cards.face(x.card)))),
-        h("span.build-say.small", { role: "status" }, res ? (res.ok ? "✓ " : "✗ ") + res.text : "…"),
+        h("span.build-say.small", { role: "status" }, res ? (res.ok ? "✓ " : "✗ ") + RK.Board.cardsInText(res.text) : "…"),
         sel.length ? h("button.tool", { type: "button", dataset: { fk: `add-${k}` }, onclick: () => o.onGroup(k) },
           `Add ${sel.map((x) => RK.cardShort(x.card)).join(" ")} to meld ${k + 1}`) : null,
         h("button.tool.x", { type: "button", "aria-label": `Take meld ${k + 1} apart`, dataset: { fk: `ungroup-${k}` },
@@ -211,7 +211,7 @@ RK.Hand = (function () {
     return h("div#build", { "aria-label": "Melds you are building" },
       h("ol.build-groups", null, groups, add),
       c || b ? h("div.build-meld", null,
-        c ? h("p#contract-progress.small" + (c.ok ? ".ok" : ""), { role: "status" }, c.text) : null,
+        c ? h("p#contract-progress.small" + (c.ok ? ".ok" : ""), { role: "status" }, RK.Board.cardsInText(c.text)) : null,
         b ? h("button.act" + (b.ok ? ".primary" : ""), { type: "button", disabled: !b.ok || !o.canAct || null, "aria-keyshortcuts": "m",
           dataset: { fk: "meld-built", action: b.text }, onclick: o.onMeld }, `Meld ${b.words}`) : null) : null);
   }

@@ -84,7 +84,15 @@ RK.Moves = (function () {
     return h("button.act" + (cls ? "." + cls : ""), { type: "button", disabled: !c || !A.canAct() || null,
       dataset: { action: verb, fk: `act-${verb}-card` }, "aria-keyshortcuts": verb === "discard" ? "x" : null,
       onclick: () => { if (c) A.cardMove(verb, c); } },
-    c ? `${words} ${RK.cardShort(c.card)}` : `${words} (select a card)`);
+    c ? `${words} ${RK.cardShort(c.card)}` : `${words} (${why(verb, sel)})`);
+  }
+
+  /* Why a card move is not offered for the selection. */
+  function why(verb, sel) {
+    if (sel.length > 1) return "select only one card";
+    if (!sel.length) return "select a card";
+    const c = RK.cardShort(sel[0].card);
+    return verb === "shanghai" ? `${c} fits no meld on the table` : `not ${c}, this turn`;
   }
 
   function bar(A, v, legal, nm) {
