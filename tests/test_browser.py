@@ -994,3 +994,18 @@ def test_the_discard_button_says_what_the_selection_lacks(server: dict[str, Any]
     Person(page).click_card(cards[0])
     Person(page).click_card(cards[-1])
     assert button.inner_text() == "Discard (select only one card)" and button.is_disabled()
+
+
+def test_a_table_made_in_the_lobby_plays_at_the_servers_bot_pace_unless_told(
+        server: dict[str, Any], contexts: Any) -> None:
+    """The tester's server ran with --bot-delay 0.2, but the lobby's form sent its own 0.6."""
+    base = server["base"]
+    page = contexts(DESKTOP).new_page()
+    bodies: list[Any] = []
+    page.on("request", lambda r: bodies.append(r.post_data_json) if r.method == "POST"
+            and r.url.endswith("/api/tables") else None)
+    page.goto(base + "/")
+    page.fill("#c-name", "Pia")
+    page.locator("#c-submit").click()
+    page.wait_for_url(re.compile(r"/t/"))
+    assert bodies and "bot_delay" not in bodies[0], bodies

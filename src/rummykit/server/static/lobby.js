@@ -94,7 +94,8 @@ RK.Lobby = (function () {
     const timerSec = h("input#c-timer", { type: "number", min: 5, max: 600, value: 60, disabled: true });
     const hints = h("input#c-hints", { type: "checkbox", checked: true });
     const seed = h("input#c-seed", { type: "number", min: 0, placeholder: "random" });
-    const botDelay = h("input#c-bot-delay", { type: "number", min: 0, max: 10, step: 0.1, value: 0.6 });
+    // empty: the server's own pace (rummykit serve --bot-delay)
+    const botDelay = h("input#c-bot-delay", { type: "number", min: 0, max: 10, step: 0.1, value: "", placeholder: "server's" });
     const claimSec = h("input#c-claim", { type: "number", min: 1, max: 60, value: 5 });
     const graceSec = h("input#c-grace", { type: "number", min: 0, max: 3600, value: 30 });
     const msg = h("p#c-msg.error", { role: "alert" });
@@ -186,7 +187,7 @@ RK.Lobby = (function () {
         seats: seatKinds,
         players: seatKinds.length,
         options: fileMode() ? {} : readOptions(opts, current()),
-        bot_delay: num(botDelay.value, 0.6),
+        bot_delay: num(botDelay.value, undefined),
         claim_seconds: num(claimSec.value, 5),
         grace_seconds: num(graceSec.value, 30),
         turn_seconds: timerOn.checked ? num(timerSec.value, 60) : null,
