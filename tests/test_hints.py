@@ -469,3 +469,20 @@ def test_a_card_passed_on_is_said_to_go_with_the_cards_of_one_meld():
     assert action == rk.Draw()
     assert why == ("Draw from the stock: AS goes with AH toward a set of aces, but your best melds "
                    "toward a set of three and a run of four stay 1 card short with it.")
+
+
+def test_a_discard_that_fits_a_meld_on_the_table_is_protected_by_a_shanghai_call():
+    # Shanghai: seat 1 is down with 7H 7S 7D; seat 2's only loner, 7C, fits that set.  Thrown
+    # plainly, any other player may call Shanghai on it, lay it off and make seat 2 draw a
+    # card of its hand (the usability tester's AD went that way); calling it protects it
+    g = deal("shanghai", ["AS 2S 6C 8C 8D TH JH QH 4D 5S 6S", "7H 7S 7D 9C 9D 9S 9H 4H 5H KC QC",
+                          "2C 2D 4C 4D 5D 5S 8S 8D QD QH 7C"], "KS", "6H QS 3D 3S 4S JC")
+    play(g, "draw", "pass", "pass", "meld 7H 7S 7D / 9C 9D 9S", "discard KC")
+    draw(g)
+    assert g.current_player == 2 and g.phase == "play"
+    action, why = HeuristicPlayer(2).explain(g.view(2), g.legal_actions())
+    assert action == rk.CallShanghai(discard=rk.parse_card("7C")), (action, why)
+    assert why.startswith("Discard 7C calling Shanghai: it goes with no card in your hand") and (
+        "7C fits a meld on the table: the call keeps another player from laying it off" in why), why
+    # hard weighs the same call among its candidate discards
+    assert action in SearchPlayer(2).candidates(g.view(2), g.legal_actions(), action)

@@ -357,6 +357,12 @@ class HeuristicPlayer:
                 if slips:  # a newcomer's slip: any natural card
                     c = self.rng.choice(slips)
                     return Discard(c), lambda: f"Discard {c}: (a careless discard)."
+            if CallShanghai(discard=c) in acts:  # it fits a meld on the table: protect it
+                return CallShanghai(discard=c), lambda: (
+                    f"Discard {c} calling Shanghai: "
+                    f"{self._discard_reason(v, view, rules, hand, table, c, False)} "
+                    f"{c} fits a meld on the table: the call keeps another player from laying it off "
+                    "and drawing a card from your hand.")
             return Discard(c), lambda: self._discard_reason(v, view, rules, hand, table, c)
         return acts[0], lambda: "It is the only way to go on."
 

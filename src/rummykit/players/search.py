@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..engine.actions import Action, Buy, Discard, Draw, Pass, Take
+from ..engine.actions import Action, Buy, CallShanghai, Discard, Draw, Pass, Take
 from ..engine.game import Game
 from ..engine.sample import Determinizer
 from ..engine.view import as_view
@@ -92,11 +92,14 @@ class SearchPlayer:
             if phase == "may_i":
                 return [a for a in acts if isinstance(a, (Buy, Pass))]
             return [a for a in acts if isinstance(a, (Take, Buy)) or a == Draw()]
-        if phase == "play" and isinstance(hint, Discard):
+        protecting = isinstance(hint, CallShanghai) and hint.discard is not None  # (AC is card 0)
+        if phase == "play" and (isinstance(hint, Discard) or protecting):
             v, rules, hand, table = h._setup(tv)
             options = [a.card for a in acts if isinstance(a, Discard)]
             ranked = h._rank_discards(v, seen, rules, hand, table, options)
-            return [Discard(c) for c in ranked[: self.width]]
+            # a discard that fits the table is thrown calling Shanghai, as medium does
+            called = {a.discard for a in acts if isinstance(a, CallShanghai) and a.discard is not None}
+            return [CallShanghai(discard=c) if c in called else Discard(c) for c in ranked[: self.width]]
         return [hint]
 
     # -- the search ------------------------------------------------------------------------

@@ -199,7 +199,7 @@ RK.Moves = (function () {
     return ({ draw: "Draw from the stock", take: `Take ${v.discard_top ? RK.cardShort(v.discard_top) : "the discard"}`,
       discard: `Discard ${c}`, pass: "Pass", buy: "Buy it", meld: `Meld ${meldWords(a)}`, cut: "Cut the pack",
       layoff: w[0] === "layoff" ? `Lay off ${layoffWords(a, v, nm)}` : "", swap: `Swap ${c} into meld ${w[2]}`,
-      shanghai: "Call Shanghai", rummy: `Call Rummy, shedding ${c}` })[w[0]] || a;
+      shanghai: w.length === 2 ? `Discard ${c} calling Shanghai` : "Call Shanghai", rummy: `Call Rummy, shedding ${c}` })[w[0]] || a;
   }
 
   /* The heading over the listed melds: a contract not yet met is laid one meld at a time
@@ -221,8 +221,8 @@ RK.Moves = (function () {
     const verb = (String(action).split(/\s+/)[0] || "").toLowerCase();
     const m = /^([^:.]{1,60}):\s+/.exec(s);
     // the sentence's own "Discard QS: ..." or "Call Shanghai: ..." repeats the advice before it
-    const said = { shanghai: "call", rummy: "call", layoff: "lay" }[verb] || verb;
-    if (verb && m && m[1].split(/\s+/)[0].toLowerCase() === said) {
+    const said = { shanghai: ["call", "discard"], rummy: ["call"], layoff: ["lay"] }[verb] || [verb];
+    if (verb && m && said.includes(m[1].split(/\s+/)[0].toLowerCase())) {
       s = s.slice(m[0].length);
       s = s.charAt(0).toUpperCase() + s.slice(1);
     }
