@@ -187,6 +187,8 @@ def run(vid: str, games: int, seed: int, lineup: str, show: int) -> dict[str, in
             view = g.observe(seat)
             if discards and len(acts) > 1:
                 action, why = hinter.explain(view, acts)
+                if isinstance(action, rk.CallShanghai) and action.discard is not None:
+                    action = rk.Discard(action.discard)  # a discard protected by the call: judged as one
                 if isinstance(action, rk.Discard):
                     judge(v, g, seat, view, action, why, discards, out, shown, show)
             if lineup == "random":
