@@ -1009,3 +1009,18 @@ def test_a_table_made_in_the_lobby_plays_at_the_servers_bot_pace_unless_told(
     page.locator("#c-submit").click()
     page.wait_for_url(re.compile(r"/t/"))
     assert bodies and "bot_delay" not in bodies[0], bodies
+
+
+def test_an_invited_person_sees_where_to_sit_first(server: dict[str, Any], contexts: Any) -> None:
+    """The tester's guest read "Send this link to the people you want to play with", the
+    "Take a seat" box further down."""
+    base = server["base"]
+    tid = make_table(base, ruleset="basic", seats=["human", "human", "bot:easy"], seed=2)
+    api(base, "POST", f"/api/tables/{tid}/join", {"name": "Host"})
+    page = contexts(PHONE).new_page()
+    page.goto(f"{base}/t/{tid}")
+    page.wait_for_selector("#join")
+    order = page.evaluate("() => [...document.querySelectorAll('#join, #waiting')].map(e => e.id)")
+    assert order == ["join", "waiting"], order
+    assert "You are invited: take a seat above" in page.inner_text("#waiting")
+    join(page, base, tid, "Guest")

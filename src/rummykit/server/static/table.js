@@ -444,7 +444,7 @@ RK.Table = (function () {
     if (!m) return parts.concat([h("p.loading", null, "Connecting to the table…"), joinBox()]);
     const v = m.view;
     const seat = m.seat === undefined ? null : m.seat;
-    if (!v || m.status === "waiting") return parts.concat([waitingBox(m), joinBox()]);
+    if (!v || m.status === "waiting") return parts.concat([joinBox(), waitingBox(m)]); // a visitor's seat first
     const legal = T.online ? m.legal || [] : [];
     const w = m.window || null;
     const nm = RK.Board.names(m.seats, v.players);
@@ -648,7 +648,9 @@ RK.Table = (function () {
     return h("section#waiting.panel", { "aria-labelledby": "wait-h" },
       h("h1#wait-h", null, (m.table && m.table.name) || "Table"),
       h("p", null, `Waiting for players: ${taken} of ${humans.length} people's seats taken. The game starts when every seat is taken.`),
-      h("p", null, "Send this link to the people you want to play with:"),
+      // the link is for the people seated to share; a visitor is told to sit down first
+      T.me ? h("p", null, "Send this link to the people you want to play with:")
+        : h("p", null, "You are invited: take a seat above (your name, then Join). To invite others, send them this link:"),
       RK.Side.inviteRow(url),
       h("h2", null, "Seats"),
       h("ol#seat-list.seat-list", null, seats.map((s, i) => h("li", null, RK.isFree(s) ? h("em", null, "free") : `${s.name || ""} (${RK.seatLabel(s)})`))),
