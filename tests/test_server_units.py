@@ -97,6 +97,16 @@ def test_ruleset_options_are_the_plain_switches_numbers_and_choices() -> None:
         rk.get_variant("contract").with_options({o["key"]: o["default"]})
 
 
+def test_a_ruleset_without_contracts_is_not_offered_contract_house_rules() -> None:
+    # the tester's Basic Rummy lobby offered "Contract meld sizes" and "Melds with the contract"
+    basic = {o["key"] for o in ruleset_options(rk.get_variant("basic"))}
+    contract = {o["key"] for o in ruleset_options(rk.get_variant("contract"))}
+    only = {"contract_sizes", "contract_count", "runs_not_contiguous", "one_run_per_suit",
+            "distinct_set_ranks", "pat_before_draw", "after_contract_melds", "layoff_on_contract_turn"}
+    assert only <= contract and not only & basic
+    assert {"ace_mode", "min_run", "twos_wild"} <= basic
+
+
 def test_a_relayed_request_names_its_client_after_the_proxies_before() -> None:
     from rummykit.server.cluster import forwarded_for
 

@@ -175,11 +175,19 @@ def check_name(v: Any, what: str = "name", most: int = 40, kind: str = "") -> st
     return v.strip()
 
 
+# the house rules about contracts, not offered for a ruleset that has none (the basic family)
+CONTRACT_ONLY = frozenset({"contract_sizes", "contract_count", "runs_not_contiguous", "one_run_per_suit",
+                           "distinct_set_ranks", "pat_before_draw", "after_contract_melds",
+                           "layoff_on_contract_turn"})
+
+
 def ruleset_options(variant: Variant) -> list[dict[str, Any]]:
     """The house rules a table may set: the spec's plain switches, numbers and choices."""
     out = []
     spec = variant.spec
     skip = {"id", "name", "source", "notes", "players"}
+    if not spec.contracts:  # rules of contracts mean nothing here
+        skip |= CONTRACT_ONLY
     for key, f in RuleSpec.model_fields.items():
         if key in skip:
             continue
