@@ -6,6 +6,7 @@ Without Chromium or Playwright these tests are skipped, except in CI (see browse
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -108,6 +109,8 @@ def test_the_review_of_a_finished_table_is_opened_from_the_result_and_stepped_th
     other = contexts(PHONE).new_page()
     other.goto(f"{base}/t/{tid}/review?seat=0&m=1")
     other.wait_for_selector(f"#rv-step >> text=Moment 2 of {steps}")
+    if os.environ.get("RUMMYKIT_SHOTS"):  # to look at
+        other.screenshot(path=os.path.join(os.environ["RUMMYKIT_SHOTS"], "review-phone.png"), full_page=True)
     # and from there, another seat's review
     other.get_by_role("link", name="Easy bot 2's review").click()
     other.wait_for_selector("#rv-h >> text=Easy bot 2's game, reviewed")
