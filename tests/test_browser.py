@@ -729,17 +729,24 @@ def test_a_deal_result_for_four_fits_a_phones_width(server: dict[str, Any], cont
     assert widths["totalRight"] <= widths["boxRight"] + 0.5, widths
 
 
+def seed_136_to_play(server: dict[str, Any], context: Any, name: str, hints: bool = False) -> Any:
+    """Contract Rummy for four, seed 136, against three easy bots: ``name`` sits at seat 0,
+    which plays first (it holds 6H 6S 6S and JC JH JS); the page, once it may draw."""
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
+                     hints=hints)
+    page = context.new_page()
+    join(page, base, tid, name)
+    page.wait_for_selector('#actions button[data-action="draw"]')
+    return page
+
+
 def test_a_contract_built_in_the_meld_areas_shows_its_lay_down_button_on_a_phone(
         server: dict[str, Any], contexts: Any) -> None:
     """Seed 136: seat 0 plays first and holds 6H 6S 6S and JC JH JS.  With both sets built
     at 390x844, the button that lays them down is in view (the usability tester found it
     under "more melds below", past the felt's fold)."""
-    base = server["base"]
-    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
-                     hints=False)
-    page = contexts(PHONE).new_page()
-    join(page, base, tid, "Vic")
-    page.wait_for_selector('#actions button[data-action="draw"]')
+    page = seed_136_to_play(server, contexts(PHONE), "Vic")
     sid = state_id(page)
     page.locator('#actions button[data-action="draw"]').click()
     page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
@@ -767,12 +774,7 @@ def test_a_card_tapped_onto_a_meld_it_may_not_join_now_gets_the_engines_reason(
     """Seed 136: seat 0 lays down 6H 6S 6S and JC JH JS on its first turn, then taps 2H
     (a wild card) onto its set of sixes: Contract Rummy forbids laying off on the turn the
     contract is met, and the page says so (the usability tester's tap did nothing)."""
-    base = server["base"]
-    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
-                     hints=False)
-    page = contexts(DESKTOP).new_page()
-    join(page, base, tid, "Wren")
-    page.wait_for_selector('#actions button[data-action="draw"]')
+    page = seed_136_to_play(server, contexts(DESKTOP), "Wren")
     page.get_by_role("tab", name="Table").click()
     for text in ("draw", "meld 6H 6S 6S", "meld JC JH JS"):
         sid = state_id(page)
@@ -792,12 +794,7 @@ def test_a_contracts_melds_are_offered_as_steps_not_as_alternatives(
     """Seed 136, after the draw: 6H 6S 6S and JC JH JS are both listed; they are the two melds
     of one contract, laid one at a time (the usability tester read "Ways to lay down (2)" as a
     choice between them)."""
-    base = server["base"]
-    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
-                     hints=False)
-    page = contexts(DESKTOP).new_page()
-    join(page, base, tid, "Xan")
-    page.wait_for_selector('#actions button[data-action="draw"]')
+    page = seed_136_to_play(server, contexts(DESKTOP), "Xan")
     page.locator('#actions button[data-action="draw"]').click()
     page.wait_for_selector("#ways summary")
     text = page.inner_text("#ways summary")
@@ -810,11 +807,7 @@ def test_the_hand_heading_and_every_lay_off_are_shown_whole_on_a_phone(
     may lay off 5C. The usability tester's phone cut "· down" off the hand's heading and hid
     lay-offs in a row scrolled sideways: the heading wraps, and lay-offs wrap onto rows
     (six of them here, the page's own button copied), each wholly in the window."""
-    base = server["base"]
-    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
-                     hints=False)
-    page = contexts(PHONE).new_page()
-    join(page, base, tid, "Yara")
+    page = seed_136_to_play(server, contexts(PHONE), "Yara")
 
     def typed(text: str) -> None:
         sid = state_id(page)
@@ -856,12 +849,7 @@ def test_the_discard_pile_stays_in_view_on_a_short_desktop_window_with_the_hint_
         server: dict[str, Any], contexts: Any) -> None:
     """The usability tester's desktop: with the hint open the discard pile went under the
     hand. At 1280 x 620 (a laptop with browser toolbars) the piles and the hint are all seen."""
-    base = server["base"]
-    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
-                     hints=True)
-    page = contexts({"width": 1280, "height": 620}).new_page()
-    join(page, base, tid, "Zed")
-    page.wait_for_selector('#actions button[data-action="draw"]')
+    page = seed_136_to_play(server, contexts({"width": 1280, "height": 620}), "Zed", hints=True)
     page.locator('[data-fk="hint"]').click()
     page.wait_for_selector("#hint")
     for sel in ("#stock", "#discard", "#hint", "#actions"):
@@ -949,12 +937,7 @@ def test_a_card_dragged_where_it_may_not_go_comes_back_with_the_reason(
         server: dict[str, Any], contexts: Any) -> None:
     """The tester's card dragged onto the discard pile before drawing snapped back without a
     word.  Before the draw the engine's reason is shown; the card stays in the hand."""
-    base = server["base"]
-    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
-                     hints=False)
-    page = contexts(DESKTOP).new_page()
-    join(page, base, tid, "Zed")
-    page.wait_for_selector('#actions button[data-action="draw"]')
+    page = seed_136_to_play(server, contexts(DESKTOP), "Zed")
     sid = state_id(page)
     before = hand_on_screen(page)
     Person(page).drag(Person.card(before[0]), "#discard")
@@ -979,12 +962,7 @@ def test_the_hint_does_not_say_its_advice_twice(server: dict[str, Any], contexts
 
 def test_the_discard_button_says_what_the_selection_lacks(server: dict[str, Any], contexts: Any) -> None:
     """The tester saw "Discard (select a card)" with two cards selected."""
-    base = server["base"]
-    tid = make_table(base, ruleset="contract", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=136,
-                     hints=False)
-    page = contexts(DESKTOP).new_page()
-    join(page, base, tid, "Ola")
-    page.wait_for_selector('#actions button[data-action="draw"]')
+    page = seed_136_to_play(server, contexts(DESKTOP), "Ola")
     sid = state_id(page)
     page.locator('#actions button[data-action="draw"]').click()
     page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)

@@ -418,14 +418,21 @@ def test_the_hard_bot_does_not_weigh_taking_a_card_no_meld_can_take_once_down():
 def test_a_hint_counts_one_card_in_the_singular(vid, seed):
     # Basic seed 3 once said "JC JH is a spare start beside your best melds, 1 short with 1
     # cards unseen that would help"; every sentence of a seeded game, every seat
+    for why in hints_of_a_game(vid, seed, 600):
+        assert not re.search(r"\b(1|one) (cards|points)\b", why), why
+
+
+def hints_of_a_game(vid: str, seed: int, moves: int):
+    """The sentence of every decision (at most ``moves``) of a seeded game of four medium
+    bots, each asked for its hint, which is the move it plays."""
     g = rk.new_game(vid, players=4, seed=seed)
     bots = [HeuristicPlayer(seed + s) for s in range(4)]
-    for _ in range(600):
+    for _ in range(moves):
         if g.is_over:
-            break
+            return
         seat = g.current_player
         action, why = bots[seat].explain(g.view(seat), g.legal_actions())
-        assert not re.search(r"\b(1|one) (cards|points)\b", why), why
+        yield why
         g.apply(action)
 
 
@@ -448,17 +455,10 @@ def test_a_spare_start_names_the_cards_of_one_meld_in_the_making():
     assert g.short == e.prospect(rk.parse_card("4H"))[0] == 2  # as short as its set (4H alone)
     card = r"(?:[A2-9TJQK][CDHS]|JK)"
     for vid, seed in [("liverpool", 11), ("basic", 3)]:
-        g = rk.new_game(vid, players=4, seed=seed)
         run = rk.get_variant(vid).spec.min_run if vid == "basic" else 4
-        bots = [HeuristicPlayer(seed + s) for s in range(4)]
-        for _ in range(400):
-            if g.is_over:
-                break
-            seat = g.current_player
-            action, why = bots[seat].explain(g.view(seat), g.legal_actions())
+        for why in hints_of_a_game(vid, seed, 400):
             for m in re.finditer(rf"((?:{card} )*{card})(?: \([^()]*\))? is a spare start", why):
                 assert _one_meld(P(m.group(1)), run), why
-            g.apply(action)
 
 
 def test_a_card_passed_on_is_said_to_go_with_the_cards_of_one_meld():
