@@ -366,6 +366,35 @@ def test_working_toward_it_shows_the_contracts_best_partial_melds_pairs_included
     assert "3C 4C" not in got["text"]
 
 
+def test_ready_to_lay_down_shows_the_melds_the_hint_lays():
+    # Ten Card, a meld of three: 3D 3H JK is a set, but the least-penalty way down is
+    # 9S JK JS QS and 3D 4D 5D; "Ready to lay down" once listed 3D 3H JK beside the hint
+    # "Meld 9S JK JS QS" (a usability tester saw the two disagree)
+    others = ["2C 2D 5S 6S 9C KC KD 3D 8D JD", "4D 5D 6D 7S 9S JC QD 2H 6H 7H",
+              "AC AD AH 4S 8S TC TD TH 9H 9D"]
+    g = deal("ten-card", [others[0], "3D 3H JK 4D 5D 9S JS QS 7C KC", others[1], others[2]], "KH", "5H")
+    bot = HeuristicPlayer(1)
+    action, _ = bot.explain(g.view(1), g.legal_actions())
+    got = bot.progress(g.view(1))
+    assert action.text() == "meld 9S JK=TS JS QS"
+    assert got["short"] == 0
+    assert got["melds"] == [
+        {"cards": ["9S", "JK", "JS", "QS"], "toward": "a run of four in spades", "short": 0},
+        {"cards": ["3D", "4D", "5D"], "toward": "a run of three in diamonds", "short": 0}]
+    assert got["text"] == "Contract (a meld of three): you can lay it down now: 9S JK JS QS / 3D 4D 5D."
+
+
+def test_part_way_down_the_contract_the_rest_is_ready_not_cards_short():
+    # 6C 6C 6H laid this turn: JH JS JS completes two sets of three (it once said "3 cards
+    # short", counting the whole contract from the cards left in hand)
+    g = deal("contract", [OTHERS[0], "6C 6C 6H 8S JS JS JH 5C 4D TC", OTHERS[1]], "9D", "5H")
+    play(g, "draw", "pass", "pass", "meld 6C 6C 6H")
+    got = HeuristicPlayer(1).progress(g.view(1))
+    assert got["short"] == 0
+    assert got["melds"] == [{"cards": ["JH", "JS", "JS"], "toward": "a set of jacks", "short": 0}]
+    assert got["text"] == "Contract (two sets of three): lay the rest of it now: JH JS JS."
+
+
 @pytest.mark.parametrize("vid", ["contract", "shanghai", "ten-card", "progressive", "basic"])
 def test_a_hint_never_discards_a_wild_card_while_a_natural_one_may_go_unless_it_says_why(vid):
     sp = rk.get_variant(vid).spec

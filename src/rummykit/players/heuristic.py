@@ -25,7 +25,7 @@ module (:mod:`.evaluation`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..cards import Card, format_cards
@@ -48,7 +48,7 @@ from ..engine.view import View, as_view
 from ..melds import MeldRules, Reading, TableMeld
 from ..rules.registry import Variant, get_variant
 from ..rules.spec import describe_contract
-from .evaluation import Group, HandEval, Table, facts, seen_cards
+from .evaluation import RANK_PLURALS, SIZE_WORDS, SUIT_WORDS, Group, HandEval, Table, facts, seen_cards
 
 Why = Callable[[], str]  # the sentence, built only when someone asks (rollouts never do)
 DANGER = 3  # an opponent with this many cards or fewer may go out soon
@@ -373,21 +373,30 @@ class HeuristicPlayer:
         the rest of it (the solver's, the arrangement a player would choose); else, and for
         single melds, the one of the most cards, then the most points."""
         values = v.values
-        sp = v.spec
-        if sp.contracts and not view.down[view.seat]:
-            laid = [m.to_reading() for m in table if m.owner == view.seat]
-            whole = view.round in sp.whole_hand_rounds
-            solver = v.solver(view.players, view.round)
-            exact = sp.contract_sizes == "exact" and not whole
-            rules = solver.rules
+        if v.spec.contracts and not view.down[view.seat]:
+            rules = v.solver(view.players, view.round).rules
             listed = {a.melds[0]: a for a in melds if len(a.melds) == 1}
-            for parts in solver.parts_left(sp.contract(view.round), laid, exact):
-                plan = solver.solve(parts, hand, whole_hand=whole, beside=laid) if parts else None
-                for rd in plan or ():
+            for plan in HeuristicPlayer._contract_plans(v, view, hand, table):
+                for rd in plan:
                     got = listed.get(rd.items(rules))
                     if got is not None:
                         return got
         return max(melds, key=lambda m: (len(m.cards()), sum(values[c] for c in m.cards())))
+
+    @staticmethod
+    def _contract_plans(v: Variant, view: Seen, hand: list[Card],
+                        table: list[TableMeld]) -> Iterator[list[Reading]]:
+        """The least-penalty ways to lay the rest of the contract from ``hand`` (the melds
+        the seat laid toward it this turn counted), one per way of reading what is laid."""
+        sp = v.spec
+        laid = [m.to_reading() for m in table if m.owner == view.seat]
+        whole = view.round in sp.whole_hand_rounds
+        solver = v.solver(view.players, view.round)
+        exact = sp.contract_sizes == "exact" and not whole
+        for parts in solver.parts_left(sp.contract(view.round), laid, exact):
+            plan = solver.solve(parts, hand, whole_hand=whole, beside=laid) if parts else None
+            if plan:
+                yield plan
 
     # -- discarding ------------------------------------------------------------------
 
@@ -691,12 +700,17 @@ class HeuristicPlayer:
                  for g in groups]
         out = {"contract": words, "short": e.short, "melds": melds}
         part = "; ".join(g.words() for g in groups) if groups else "nothing yet"
-        if e.short == 0:
-            whole = tv.round in v.spec.whole_hand_rounds
-            found = v.solver(tv.players, tv.round).solve(v.spec.contract(tv.round), hand, whole_hand=whole)
+        begun = any(m.owner == seen.seat for m in table)  # part of it laid this turn
+        if e.short == 0 or begun:
+            found = next(self._contract_plans(v, seen, hand, table), None)
             if found is not None:
+                # the melds the hint lays (its meld step reads the same plans), not the
+                # evaluation's groups: the two may meet the contract differently
                 laid = " / ".join(format_cards(rd.cards) for rd in found)
-                return {**out, "text": f"Contract ({words}): you can lay it down now: {laid}."}
+                ready = [{"cards": [str(c) for c in rd.cards], "toward": _reading_goal(rd), "short": 0}
+                         for rd in found]
+                now = "lay the rest of it now" if begun else "you can lay it down now"
+                return {**out, "short": 0, "melds": ready, "text": f"Contract ({words}): {now}: {laid}."}
             return {**out, "text": f"Contract ({words}): the melds are there, but not yet with every "
                                    f"card of your hand. Working toward it: {part}."}
         cards = f"{e.short} card{'s' if e.short != 1 else ''}"
@@ -718,6 +732,13 @@ def _fitting(table: Sequence[TableMeld], rules: MeldRules) -> set[int]:
             if f not in out and not rules.is_wild(f) and m.layoff_meanings(Card(f), rules):
                 out.add(f)
     return out
+
+
+def _reading_goal(rd: Reading) -> str:
+    """``a set of eights``, ``a run of four in spades``: what a solver's meld is."""
+    if rd.kind == "set":
+        return f"a set of {RANK_PLURALS[rd.rank - 1]}"
+    return f"a run of {SIZE_WORDS.get(len(rd.cards), str(len(rd.cards)))} in {SUIT_WORDS[rd.suit]}"
 
 
 def _group_of(e: HandEval, c: Card) -> Group | None:
