@@ -769,6 +769,35 @@ def test_a_contract_built_in_the_meld_areas_shows_its_lay_down_button_on_a_phone
     assert box["top"] >= box["boxTop"] - 0.5 and box["bottom"] <= box["boxBottom"] + 0.5, box
 
 
+def test_the_meld_areas_button_stays_in_view_on_a_phone_while_the_groups_scroll(
+        server: dict[str, Any], contexts: Any) -> None:
+    """Seed 136 at 390x844: with 6H 6S 6S built and JC begun as a second meld, the line
+    that lays the melds down (its status and its button) is in the felt's view, clear of
+    "more melds below", with the meld areas scrolled to the top (it sat half hidden at the
+    felt's foot: the usability tester's "small scrolling strip")."""
+    page = seed_136_to_play(server, contexts(PHONE), "Uma")
+    sid = state_id(page)
+    page.locator('#actions button[data-action="draw"]').click()
+    page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
+    person = Person(page)
+    person.drag(person.card("6H"), '[data-drop="group:new"]')
+    for c in ("6S", "6S"):
+        person.drag(person.card(c), '[data-drop="group:0"]')
+    person.drag(person.card("JC"), '[data-drop="group:new"]')
+    page.wait_for_selector("#build .build-group.bad")
+    page.evaluate("() => { document.getElementById('melds').scrollTop = 0; }")
+    page.wait_for_timeout(200)
+    box = page.evaluate("""() => {
+        const b = document.querySelector('#build [data-fk="meld-built"]').getBoundingClientRect();
+        const m = document.getElementById("melds").getBoundingClientRect();
+        const at = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+        return {top: b.top, bottom: b.bottom, boxTop: m.top, boxBottom: Math.min(m.bottom, innerHeight),
+                hit: !!(at && at.closest('[data-fk="meld-built"]'))};
+    }""")
+    assert box["top"] >= box["boxTop"] - 0.5 and box["bottom"] <= box["boxBottom"] + 0.5, box
+    assert box["hit"], box
+
+
 def test_a_card_tapped_onto_a_meld_it_may_not_join_now_gets_the_engines_reason(
         server: dict[str, Any], contexts: Any) -> None:
     """Seed 136: seat 0 lays down 6H 6S 6S and JC JH JS on its first turn, then taps 2H
