@@ -917,7 +917,7 @@ def test_after_swapping_one_of_two_copies_for_a_joker_the_jokers_moves_are_offer
     try:
         setup = g.record()
         del setup["actions"]
-        tid = storage.create_game(setup, ["bot:easy", "human", "bot:easy"], "a swap",
+        tid = storage.create_game(setup, ["easy", "human", "easy"], "a swap",
                                   settings={"bot_delay": 0.05, "hints": False})
         for n, text in enumerate(g.actions):
             seat = rk.replay(dict(setup, actions=g.actions[:n])).current_player
@@ -937,6 +937,78 @@ def test_after_swapping_one_of_two_copies_for_a_joker_the_jokers_moves_are_offer
         assert hand_on_screen(page).count("5H") == 1
         assert page.locator("#cards button.hc.sel").count() == 0  # the card played left the selection
         page.wait_for_selector('#actions button[data-action^="layoff JK"]')
+    finally:
+        srv.should_exit = True
+        th.join(15)
+
+
+def shanghai_called_on_seat_0() -> tuple[Any, str]:
+    """Shanghai for four, seed 0, medium bots (seat 0 never protecting its discard), up to
+    the discard another seat calls Shanghai on: the game before it, and that discard."""
+    import rummykit as rk
+    from rummykit.players import HeuristicPlayer
+
+    g = rk.new_game("shanghai", players=4, seed=0)
+    bots = [HeuristicPlayer(s) for s in range(4)]
+    for _ in range(2000):
+        seat = g.current_player
+        a = bots[seat].choose(g.view(seat), g.legal_actions())
+        if seat == 0 and isinstance(a, rk.CallShanghai) and a.discard is not None:
+            a = rk.Discard(a.discard)
+        if isinstance(a, rk.CallShanghai) and a.layoff is not None:
+            last = g.actions[-1]
+            return rk.replay(dict(g.record(), actions=g.actions[:-1])), last
+        g.apply(a)
+    raise AssertionError("no Shanghai call in 2,000 moves")
+
+
+def test_the_card_drawn_from_a_shanghai_callers_hand_is_named_to_the_discarder(
+        contexts: Any, tmp_path: Path) -> None:
+    """Shanghai: a bot calls Shanghai on the person's discard and the person draws a card
+    from its hand.  The log (everyone's) says "drew a card at random"; the person's own log
+    names the card, which only they know (the usability tester could not tell which it was)."""
+    from browserkit import start_server
+
+    import rummykit as rk
+    from rummykit.server.storage import Storage
+
+    g, discard = shanghai_called_on_seat_0()
+    assert g.current_player == 0 and discard.startswith("discard ")
+    db = tmp_path / "server.db"
+    storage = Storage(f"sqlite:///{db}")
+    try:
+        setup = g.record()
+        del setup["actions"]
+        tid = storage.create_game(setup, ["human", "medium", "medium", "medium"], "a call",
+                                  settings={"bot_delay": 0.05, "hints": False})
+        for n, text in enumerate(g.actions):
+            seat = rk.replay(dict(setup, actions=g.actions[:n])).current_player
+            storage.append_action(tid, n, seat, text)
+    finally:
+        storage.close()
+    srv, th, base, _app = start_server(db)
+    try:
+        page = contexts(DESKTOP).new_page()
+        join(page, base, tid, "Ivy")
+        page.wait_for_selector(f'#actions button[data-action="{discard}"], #cards button.hc')
+        before = hand_on_screen(page)
+        page.get_by_role("tab", name="Table").click()
+        page.fill("#typed", discard)
+        page.press("#typed", "Enter")
+        page.get_by_role("tab", name="Log").click()
+        entry = page.locator("#log li", has_text="called Shanghai")
+        entry.wait_for(timeout=20_000)
+        page.wait_for_selector("#log li .private")
+        after = hand_on_screen(page)
+        got = list(after)
+        for c in before:
+            if c in got:
+                got.remove(c)
+        assert len(got) == 1  # the card drawn from the caller's hand
+        note = entry.locator(".private").inner_text().strip()
+        name = entry.inner_text().split(" called Shanghai")[0]
+        card = page.evaluate("c => RK.cardShort(c)", got[0])
+        assert note == f"(you drew {card} from {name}'s hand)", note
     finally:
         srv.should_exit = True
         th.join(15)

@@ -165,9 +165,17 @@ RK.Board = (function () {
       groups.length ? groups : h("p.muted.small.nomelds", null, "No melds on the table yet."));
   }
 
-  function logPanel(v, nm, limit) {
-    const events = (v.log || []).slice(-(limit || 120));
-    const items = events.map((e) => h("li" + (e.verb === "round_end" ? ".strong" : ""), null, cardsInText(named(e.text, nm))));
+  /* The deal's log; ``notes``: what only this seat knows of an entry (by its place in the
+     log), said after it. */
+  function logPanel(v, nm, limit, notes) {
+    const log = v.log || [];
+    const events = log.slice(-(limit || 120));
+    const first = log.length - events.length;
+    const items = events.map((e, i) => {
+      const note = notes && notes.get(first + i);
+      return h("li" + (e.verb === "round_end" ? ".strong" : ""), null, cardsInText(named(e.text, nm)),
+        note ? h("span.private", null, ` (${cardsInText(named(note, nm))})`) : null);
+    });
     return h("ol#log.log", { tabindex: 0, "aria-label": "Log of this deal" }, items);
   }
 

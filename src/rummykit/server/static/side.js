@@ -88,7 +88,7 @@ RK.Side = (function () {
       const nm = RK.Board.names(m.seats, v.players);
       const old = document.getElementById("log");
       const atEnd = !old || old.scrollTop + old.clientHeight >= old.scrollHeight - 8;
-      const log = RK.Board.logPanel(v, nm);
+      const log = RK.Board.logPanel(v, nm, undefined, A.T.notes);
       log.dataset.atEnd = atEnd ? "1" : "0";
       log.addEventListener("scroll", () => { log.dataset.atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 8 ? "1" : "0"; });
       paneLog.replaceChildren(...S.past.map((p, i) => h("details.log-past", { open: i === S.past.length - 1 }, h("summary", null, `Deal ${p.round}`),

@@ -30,7 +30,7 @@ RK.Table = (function () {
     T = { id, main, me: RK.seatOf(id), ws: null, msg: null, info: null, online: false, attempt: 0, retryAt: 0,
       pending: false, error: "", notice: "", stopped: false, offset: 0, H: null, check: null, checkSeq: 0,
       prefs: RK.store.get("prefs." + id, { claims: "always", deal_break: true }), hints: false, showHint: false,
-      offer: { key: null, at: 0 }, pressKey: null, seenRound: undefined, logSeen: 0, wasMyTurn: false,
+      offer: { key: null, at: 0 }, pressKey: null, seenRound: undefined, logSeen: 0, notes: new Map(), wasMyTurn: false,
       queued: false, waysOpen: false };
     document.title = "rummykit: table";
     document.body.classList.add("at-table");
@@ -249,14 +249,40 @@ RK.Table = (function () {
     const nm = RK.Board.names(m.seats, v.players);
     const log = v.log || [];
     const fresh = ov && ov.round === v.round ? log.slice(Math.min(T.logSeen, log.length)) : [];
+    if (!ov || ov.round !== v.round) T.notes = new Map();
+    privateNotes(ov, v, fresh, log.length - fresh.length);
     T.logSeen = log.length;
     // a new deal: the one before's last events (the move that ended it) come as log_end
     const ended = ov && ov.round !== v.round ? (m.log_end || []) : [];
-    for (const e of ended.concat(fresh).slice(-3)) announce(RK.Board.cardsInText(RK.Board.named(e.text, nm)));
+    const said = ended.concat(fresh.map((e, i) => {
+      const note = T.notes.get(log.length - fresh.length + i);
+      return note ? { ...e, text: `${e.text} (${note})` } : e;
+    }));
+    for (const e of said.slice(-3)) announce(RK.Board.cardsInText(RK.Board.named(e.text, nm)));
     if (ov && ov.round !== v.round && ov.log) RK.Side.keepLog(ov.round, ov.log.concat(ended), nm);
     T.newTop = !!(ov && ov.discard_top !== v.discard_top && v.discard_top);
     const before = new Set(((ov && ov.round === v.round && ov.meld_info) || []).map((x) => x.number));
     T.freshMelds = ov ? new Set((v.meld_info || []).map((x) => x.number).filter((n) => !before.has(n))) : new Set();
+  }
+
+  /* A Shanghai call between this seat and another moves a card from the caller's hand to
+     the discarder's, drawn face down: the log is everyone's and does not name it, but the
+     two players know it.  Read from the hand's change and kept beside the log's entry. */
+  function privateNotes(ov, v, fresh, first) {
+    if (!ov || v.seat === null || v.seat === undefined) return;
+    const less = (a, b) => { const rest = a.slice(); for (const c of b) { const i = rest.indexOf(c); if (i >= 0) rest.splice(i, 1); } return rest; };
+    fresh.forEach((e, i) => {
+      if (e.verb !== "shanghai" || e.discarder === undefined || e.discarder === e.seat) return;
+      let note = null;
+      if (e.discarder === v.seat) {
+        const got = less(v.hand, ov.hand);
+        if (got.length === 1) note = `you drew ${got[0]} from Seat ${e.seat}'s hand`;
+      } else if (e.seat === v.seat) {
+        const lost = less(ov.hand, v.hand);
+        if (lost.length === 1) note = `Seat ${e.discarder} drew your ${lost[0]}`;
+      }
+      if (note) T.notes.set(first + i, note);
+    });
   }
 
   /* The tab's title and icon say when it is your turn or you are asked; a sound, if on. */
