@@ -89,3 +89,22 @@ def played_at_random(vid: str, seed: int, steps: int, players: int | None = None
         acts = g.legal_actions()
         g.apply(acts[rng.randrange(len(acts))])
     return g
+
+
+def shanghai_called_on_seat_0() -> tuple[Game, str]:
+    """Shanghai for four, seed 0, medium bots (seat 0 never protecting its discard), up to
+    the discard another seat calls Shanghai on: the game before it, and that discard."""
+    from rummykit.players import HeuristicPlayer
+
+    g = rk.new_game("shanghai", players=4, seed=0)
+    bots = [HeuristicPlayer(s) for s in range(4)]
+    for _ in range(2000):
+        seat = g.current_player
+        a = bots[seat].choose(g.view(seat), g.legal_actions())
+        if seat == 0 and isinstance(a, rk.CallShanghai) and a.discard is not None:
+            a = rk.Discard(a.discard)
+        if isinstance(a, rk.CallShanghai) and a.layoff is not None:
+            last = g.actions[-1]
+            return rk.replay(dict(g.record(), actions=g.actions[:-1])), last
+        g.apply(a)
+    raise AssertionError("no Shanghai call in 2,000 moves")

@@ -942,32 +942,13 @@ def test_after_swapping_one_of_two_copies_for_a_joker_the_jokers_moves_are_offer
         th.join(15)
 
 
-def shanghai_called_on_seat_0() -> tuple[Any, str]:
-    """Shanghai for four, seed 0, medium bots (seat 0 never protecting its discard), up to
-    the discard another seat calls Shanghai on: the game before it, and that discard."""
-    import rummykit as rk
-    from rummykit.players import HeuristicPlayer
-
-    g = rk.new_game("shanghai", players=4, seed=0)
-    bots = [HeuristicPlayer(s) for s in range(4)]
-    for _ in range(2000):
-        seat = g.current_player
-        a = bots[seat].choose(g.view(seat), g.legal_actions())
-        if seat == 0 and isinstance(a, rk.CallShanghai) and a.discard is not None:
-            a = rk.Discard(a.discard)
-        if isinstance(a, rk.CallShanghai) and a.layoff is not None:
-            last = g.actions[-1]
-            return rk.replay(dict(g.record(), actions=g.actions[:-1])), last
-        g.apply(a)
-    raise AssertionError("no Shanghai call in 2,000 moves")
-
-
 def test_the_card_drawn_from_a_shanghai_callers_hand_is_named_to_the_discarder(
         contexts: Any, tmp_path: Path) -> None:
     """Shanghai: a bot calls Shanghai on the person's discard and the person draws a card
     from its hand.  The log (everyone's) says "drew a card at random"; the person's own log
     names the card, which only they know (the usability tester could not tell which it was)."""
     from browserkit import start_server
+    from helpers import shanghai_called_on_seat_0
 
     import rummykit as rk
     from rummykit.server.storage import Storage

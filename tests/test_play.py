@@ -420,3 +420,31 @@ def test_the_command_printed_on_quitting_works_as_printed_after_the_readmes_set_
                            text=True, timeout=300, env=env, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "Game 1: Basic Rummy" in again.stdout and "The game is saved" in again.stdout
+
+
+def test_after_a_shanghai_call_on_your_discard_plain_mode_names_the_card_you_drew(tmp_path):
+    # Shanghai: Seat 1 calls on the person's discard; the log says "drew a card at random
+    # from Seat 1's hand", and the person, who saw it arrive, is told which card it was
+    from helpers import shanghai_called_on_seat_0
+
+    g, discard = shanghai_called_on_seat_0()
+    store = Store(tmp_path / "g.sqlite3")
+    setup = g.record()
+    del setup["actions"]
+    gid = store.create_game(setup, ["human", "medium", "medium", "medium"], "You")
+    for n, text in enumerate(g.actions):
+        store.append_action(gid, n, rk.replay(dict(setup, actions=g.actions[:n])).current_player, text)
+    s = Session.resume(store, store.game(gid))
+    before = list(s.view()["hand"])
+    out = io.StringIO()
+    PlainUI(s, rk.get_variant("shanghai"), io.StringIO(f"{discard}\nq\n"), out).run()
+    text = out.getvalue()
+    called = [line for line in text.splitlines() if "called Shanghai" in line]
+    assert called, text
+    hand = s.view()["hand"]
+    for c in before:
+        if c in hand:
+            hand.remove(c)
+    assert len(hand) == 1  # the card drawn
+    caller = called[0].split(" called Shanghai")[0].strip()
+    assert called[0].endswith(f"(you drew {hand[0]} from {caller}'s hand)"), called[0]

@@ -8,12 +8,12 @@ hint, ``?`` shows the rules, ``q`` stops (the game is already saved).
 from __future__ import annotations
 
 import time
-from typing import IO, Any
+from typing import IO
 
 from ..engine.game import IllegalActionError
 from ..rules.registry import Variant
 from .session import Session
-from .words import action_words, describe_view, for_person, round_table, standings
+from .words import action_words, describe_view, drawn_note, for_person, round_table, standings
 
 HELP = ("Type the number of an action, or the action itself (for example: draw, take, "
         "meld 7H 7S 7D, layoff 9C 2, discard KC). h: a hint. ?: the rules. q: stop (the game is saved).")
@@ -34,14 +34,21 @@ class PlainUI:
 
     def _log_mark(self) -> tuple[int, int]:
         v = self.s.view()
+        self.hand_seen = list(v["hand"])
         return (v["round"], len(v["log"]))
 
-    def _new_events(self) -> list[dict[str, Any]]:
+    def _new_events(self) -> list[str]:
+        """The log's new entries, each as its text (with what only the person knows of it)."""
         v = self.s.view()
         rnd, n = self.seen
         events = v["log"][n:] if v["round"] == rnd else v["log"]
-        self.seen = (v["round"], len(v["log"]))
-        return events
+        before = self.hand_seen
+        self.seen = self._log_mark()
+        out = []
+        for ev in events:
+            note = drawn_note(ev, self.s.human, before, v["hand"]) if v["round"] == rnd else None
+            out.append(ev["text"] + (f" ({note})" if note else ""))
+        return out
 
     def _report(self, rounds_before: int) -> None:
         """Say what happened since the person last looked: each event, and a round's end."""
@@ -59,8 +66,8 @@ class PlainUI:
                 self.say(round_table(self.s, r))
             self.seen = self._log_mark()
             return
-        for ev in self._new_events():
-            self.say("  " + for_person(self.s, ev["text"]))
+        for text in self._new_events():
+            self.say("  " + for_person(self.s, text))
 
     def run(self) -> str:
         """Play until the game ends or the person stops; returns "over", "quit" or "eof"."""

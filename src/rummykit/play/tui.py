@@ -45,7 +45,16 @@ from ..engine.actions import Action, Buy, CallRummy, CallShanghai, Discard, Pass
 from ..engine.game import IllegalActionError
 from ..rules.registry import Variant
 from .session import Session
-from .words import action_words, contract_progress, for_person, plural, prompt_line, round_table, standings
+from .words import (
+    action_words,
+    contract_progress,
+    drawn_note,
+    for_person,
+    plural,
+    prompt_line,
+    round_table,
+    standings,
+)
 
 SUIT = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 CARD_W = 6  # a boxed card: five columns and one of space
@@ -264,6 +273,7 @@ class RummyApp(App[None]):
         self.sort_by_suit = True
         self.rounds_seen = len(session.game.history)
         self.log_mark = (-1, 0)
+        self.hand_mark: list[str] = []
         self.waiting = False  # a deal's result is on screen
         self.thinking = False  # a bot is choosing on a worker thread
         self.messages: list[str] = []
@@ -569,9 +579,12 @@ class RummyApp(App[None]):
         else:  # a new deal: first the last moves of the one before (the move that ended it)
             ended = list(self.s.game.last_deal_log)[n:] if v["round"] == rnd + 1 else []
             events_ = ended + list(v["log"])
+        before = self.hand_mark if v["round"] == rnd else None
         for ev in events_:
-            log.write(Text(self.cards(for_person(self.s, ev["text"]))))
+            note = drawn_note(ev, self.s.human, before, v["hand"]) if before is not None else None
+            log.write(Text(self.cards(for_person(self.s, ev["text"] + (f" ({note})" if note else "")))))
         self.log_mark = (v["round"], len(v["log"]))
+        self.hand_mark = list(v["hand"])
 
     # -- the flow of play --------------------------------------------------------------
 

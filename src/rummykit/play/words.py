@@ -30,6 +30,30 @@ def for_person(s: Session, text: str) -> str:
     return re.sub(rf"\bSeat {s.human}\b(?! \()", lambda _m: s.name, text)
 
 
+def drawn_note(ev: dict[str, Any], seat: int, before: list[str], after: list[str]) -> str | None:
+    """What only ``seat`` knows of a Shanghai call between it and another player: the
+    card the discarder drew from the caller's hand, face down (the log, everyone's, does
+    not name it).  Read from the seat's hand ``before`` and ``after`` the call; None for any
+    other event, or when the hand changed by more than the call."""
+    if ev.get("verb") != "shanghai" or "discarder" not in ev or ev["discarder"] == ev["seat"]:
+        return None
+
+    def less(a: list[str], b: list[str]) -> list[str]:
+        rest = list(a)
+        for c in b:
+            if c in rest:
+                rest.remove(c)
+        return rest
+
+    if ev["discarder"] == seat:
+        got = less(after, before)
+        return f"you drew {got[0]} from Seat {ev['seat']}'s hand" if len(got) == 1 else None
+    if ev["seat"] == seat:
+        lost = less(before, after)
+        return f"Seat {ev['discarder']} drew your {lost[0]}" if len(lost) == 1 else None
+    return None
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
