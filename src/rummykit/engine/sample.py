@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import Card, make_pack
@@ -75,9 +75,16 @@ class Determinizer:
     """Reads a view once into the known position, then deals as many games consistent
     with it as asked (:meth:`sample`): a search player samples the same view many times."""
 
-    def __init__(self, view: Mapping[str, Any], variant: Variant | None = None):
+    def __init__(self, view: Mapping[str, Any], variant: Variant | None = None,
+                 leaning: Sequence[Mapping[Card, float]] | None = None):
+        """``leaning``: for each seat, how much likelier (above 1) or less likely (under 1)
+        than the rest each unseen card is to be in its hand, as the seat's play suggests
+        (None, or a card not named: as likely as any).  The cards are then dealt with those
+        weights (each hand in turn draws its cards without replacement, the stock takes
+        the rest in random order): still only hands consistent with the view."""
         v = as_view(view)
         self.view = v
+        self.leaning = [dict(x) for x in leaning] if leaning is not None and any(leaning) else None
         self.variant = var = variant or get_variant(v.ruleset)
         n = v.players
         self.setup = make_setup(var, players=n, seed=0, options=None, cards=None, dealer=v.dealer,
@@ -120,10 +127,34 @@ class Determinizer:
         st = self.known.copy(rng=random.Random(rng.getrandbits(63)))
         pool = list(self.pool)
         rng.shuffle(pool)
+        if self.leaning is not None:
+            return self._sample_leaning(st, pool, rng)
         k = 0
         for s, need in enumerate(self.need):
             if need:
                 st.hands[s].extend(pool[k:k + need])
                 k += need
         st.stock = pool[k:k + self.view.stock_size]
+        return Game.from_state(self.setup, st)
+
+    def _sample_leaning(self, st: State, pool: list[Card], rng: random.Random) -> Game:
+        """Each hand draws its cards from the shuffled ``pool`` with the weights of
+        ``leaning`` (weighted sampling without replacement: each card's key is
+        ``u ** (1 / weight)``, the largest keys drawn), the stock the rest in pool order."""
+        assert self.leaning is not None
+        left = pool
+        for s, need in enumerate(self.need):
+            if not need:
+                continue
+            lean = self.leaning[s] if s < len(self.leaning) else {}
+            if not lean:
+                st.hands[s].extend(left[:need])
+                left = left[need:]
+                continue
+            keys = [rng.random() ** (1.0 / lean.get(c, 1.0)) for c in left]
+            order = sorted(range(len(left)), key=keys.__getitem__, reverse=True)
+            took = set(order[:need])
+            st.hands[s].extend(left[i] for i in order[:need])
+            left = [c for i, c in enumerate(left) if i not in took]
+        st.stock = left[:self.view.stock_size]
         return Game.from_state(self.setup, st)

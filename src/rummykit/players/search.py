@@ -23,13 +23,17 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from ..cards import Card, parse_card
 from ..engine.actions import Action, Buy, CallShanghai, Discard, Draw, Pass, Take
 from ..engine.game import Game
 from ..engine.sample import Determinizer
-from ..engine.view import as_view
+from ..engine.view import View, as_view
 from ..rules.registry import Variant, get_variant
 from .evaluation import HandEval, facts
 from .heuristic import HeuristicPlayer, Seen
+
+LEAN_SETS = 0.04  # a discarded rank's odds in a hand, contract of sets only (see leaning)
+LEAN_MIXED = 0.2  # the same, a contract of sets and runs
 
 
 class SearchPlayer:
@@ -47,7 +51,7 @@ class SearchPlayer:
 
     def __init__(self, seed: int = 0, *, samples: int = 32, budget: float = 1.0, width: int = 3,
                  horizon: int = 2, margin: float = 0.0, most: int | None = None,
-                 short_cost: float = 10.0, variant: Variant | None = None):
+                 short_cost: float = 10.0, infer: int = 0, variant: Variant | None = None):
         if samples < 1 or budget <= 0 or width < 1 or horizon < 1:
             raise ValueError("samples, budget, width and horizon must be positive")
         if most is not None and most < samples:
@@ -61,6 +65,7 @@ class SearchPlayer:
         self.horizon = horizon
         self.margin = margin
         self.short_cost = short_cost
+        self.infer = infer
         self.variant = variant
         self.heuristic = HeuristicPlayer(seed, variant)
         self.last_stats: dict[str, Any] = {}
@@ -168,7 +173,7 @@ class SearchPlayer:
         # a margin for what follows the last rollout (and a clock read between actions)
         budget = self.budget * 0.95
         deadline = start + budget
-        deals = Determinizer(tv, v)
+        deals = Determinizer(tv, v, self.leaning(tv, v) if self.infer else None)
         done = 0
         target = self.samples
         while done < target:
@@ -192,6 +197,35 @@ class SearchPlayer:
             if done == target < self.most and self._verdict(values, base)[1]:
                 target = self.most
         return values
+
+    def leaning(self, tv: View, v: Variant) -> list[dict[Card, float]] | None:
+        """What the other seats' discards say of their hands, for the deals of the unseen
+        cards: in a deal whose contract asks for sets, a seat not yet down that discarded
+        a card of some rank seldom holds that rank (measured in medium's play, Contract
+        Rummy for four, 150 games: 0.04 cards of the rank on average where the contract
+        is sets only, 0.21 with sets and runs, against 1.04 and 1.20 for the ranks it did
+        not discard), so its cards are dealt to that hand with those odds.  None where
+        nothing is said (a contract of runs, the basic family)."""
+        sp = v.spec
+        if not sp.contracts:
+            return None
+        kinds = {c.kind for c in sp.contract(tv.round)}
+        if "set" not in kinds:
+            return None
+        odds = LEAN_SETS if kinds == {"set"} else LEAN_MIXED
+        ranks: list[set[int]] = [set() for _ in range(tv.players)]
+        for e in tv.log:
+            if e.get("verb") == "discard" and "card" in e:
+                ranks[e["seat"]].add(parse_card(e["card"]) % 13)
+        rules = sp.meld_rules(tv.players, tv.round)
+        out: list[dict[Card, float]] = []
+        for seat in range(tv.players):
+            if seat == tv.seat or tv.down[seat] or not ranks[seat]:
+                out.append({})
+                continue
+            out.append({Card(f): odds for f in range(52)
+                        if f % 13 in ranks[seat] and not rules.is_wild(Card(f))})
+        return out
 
     def _rollout(self, g: Game, seat: int, seed: int, sign: int, deadline: float = math.inf) -> float | None:
         """Play ``g`` forward with heuristic players: how much better ``seat`` did than
