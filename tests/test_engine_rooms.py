@@ -130,15 +130,18 @@ def test_as_view_names_what_is_wrong_with_a_dict_that_is_not_a_view():
 
 
 @settings(max_examples=20, deadline=None)
-@given(vid=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10_000), steps=st.integers(0, 150))
-def test_a_determinized_game_is_the_known_position_with_only_unseen_cards_dealt(vid: str, seed: int,
-                                                                                 steps: int):
+@given(vid=st.sampled_from(rk.variant_ids()), seed=st.integers(0, 10_000), steps=st.integers(0, 150),
+       odds=st.sampled_from([None, 0.04, 0.5, 3.0]))
+def test_a_determinized_game_is_the_known_position_with_only_unseen_cards_dealt(
+        vid: str, seed: int, steps: int, odds: float | None):
     g = _played(vid, seed, steps)
     if g.is_over:
         return
     seat = g.current_player
     view = g.observe(seat)
-    dets = Determinizer(view)
+    # leaning on what the seats' play says (any odds, any cards) deals only hands the view allows
+    leaning = None if odds is None else [{rk.Card(f): odds for f in range(s % 3, 53, 3)} for s in range(g.n)]
+    dets = Determinizer(view, leaning=leaning)
     for k in range(3):
         s = dets.sample(random.Random(k))
         # what the seat sees of the sample is what it saw of the game (the log included)
@@ -353,3 +356,28 @@ def test_the_spec_names_each_deals_buy_penalty_and_limit():
     sp = rk.get_variant("progressive").spec  # buying in deals 9-14; deals 12-13: a card, two buys
     assert [sp.buy_penalty(d) for d in (8, 9, 12)] == [0, 0, 1]
     assert [sp.buy_limit(d) for d in (9, 12)] == [1, 2]
+
+
+def test_a_seat_that_discarded_a_rank_in_a_deal_of_sets_is_dealt_that_rank_seldom():
+    # Contract Rummy deal 1 (two sets of three): seat 1 drew and threw 9S; hard's deals of
+    # the unseen cards (infer=1) give seat 1 a nine seldom, where an even deal gives it
+    # about three in every four samples
+    from conftest import deal, play
+
+    from rummykit.players.search import LEAN_SETS, SearchPlayer
+
+    g = deal("contract", ["2C 3C 5S 6S 9C KC KD 3D 8D JD", "4D 5D 6D 7S 9S JC QD 2H 6H 7H",
+                          "AS 2S 6C 8C 8H TH JH QH AD 4H"], "KS", "QC 2D 3D 5H")
+    play(g, "draw", "pass", "pass", "discard 9S")  # seat 1 plays first: it drew QC and threw 9S
+    seat = 2
+    view = g.observe(seat)
+    hard = SearchPlayer(0, infer=1)
+    lean = hard.leaning(view, g.variant)
+    assert lean is not None and lean[seat] == {} and lean[0] == {}
+    assert lean[1] == {rk.Card(9 - 1 + 13 * k): LEAN_SETS for k in range(4)}
+    nines = {rk.Card(8 + 13 * k) for k in range(4)}
+    even, leaning = Determinizer(view), Determinizer(view, leaning=lean)
+    count = [sum(c in nines for k in range(400) for c in d.sample(random.Random(k)).hands[1])
+             for d in (even, leaning)]
+    assert count[0] > 200 and count[1] < count[0] / 5, count
+    assert SearchPlayer(0).leaning(view, g.variant) is not None  # (asked for; used only with infer=1)
