@@ -381,3 +381,21 @@ def test_a_seat_that_discarded_a_rank_in_a_deal_of_sets_is_dealt_that_rank_seldo
              for d in (even, leaning)]
     assert count[0] > 200 and count[1] < count[0] / 5, count
     assert SearchPlayer(0).leaning(view, g.variant) is not None  # (asked for; used only with infer=1)
+
+
+def test_a_seat_that_discarded_a_card_in_a_deal_of_runs_is_dealt_it_and_its_neighbours_seldom():
+    # Contract Rummy deal 3 (two runs of four): seat 1 threw 9S; in medium's play such a
+    # seat holds 9S, then 8S and TS, then 7S and JS, less often than other cards
+    from conftest import deal, play
+
+    from rummykit.players.search import LEAN_RUNS, SearchPlayer
+
+    g = deal("contract", ["2C 3C 5S 6S 9C KC KD 3D 8D JD", "4D 5D 6D 7S 9S JC QD 2H 6H 7H",
+                          "AS 2S 6C 8C 8H TH JH QH AD 4H"], "KH", "QC 2D 3D 5H", first_round=3)
+    play(g, "draw", "pass", "pass", "discard 9S")
+    lean = SearchPlayer(0, infer=1).leaning(g.observe(2), g.variant)
+    assert lean is not None
+    P = rk.parse_card
+    assert lean[1] == {P("9S"): LEAN_RUNS[0], P("8S"): LEAN_RUNS[1], P("TS"): LEAN_RUNS[1],
+                       P("7S"): LEAN_RUNS[2], P("JS"): LEAN_RUNS[2]}
+    assert lean[0] == lean[2] == {}
