@@ -500,6 +500,33 @@ def test_a_card_passed_on_is_said_to_go_with_the_cards_of_one_meld():
                    "toward a set of three and a run of four stay 1 card short with it.")
 
 
+def test_a_card_passed_on_that_pairs_its_own_copy_says_your_other():
+    # two decks: AH up, AH in hand; "AH goes with AH" puzzled a usability tester
+    g = deal("contract", [OTHERS[0], "7C 7D 7H 4D 5D 6D AH JS KS 2C", OTHERS[1]], "AH", "5C", first_round=2)
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert action == rk.Draw()
+    assert why == ("Draw from the stock: AH goes with your other AH toward a set of aces, but your best "
+                   "melds toward a set of three and a run of four stay 1 card short with it.")
+
+
+def test_a_buy_in_a_whole_hand_deal_is_not_said_to_cost_nothing():
+    # Seven Hand deal 6 (three sets, pat: the whole hand goes down, no discard): the penalty
+    # card must be melded too; the hint said it "costs nothing yet" (a usability tester)
+    g = rk.new_game("seven-hand", players=4, seed=0)
+    bots = [HeuristicPlayer(s) for s in range(4)]
+    whys = []
+    while not g.is_over and g.round_no <= 6:
+        s = g.current_player
+        a, why = bots[s].explain(g.claim_view(s) if g.phase == "may_i" else g.view(s), g.legal_actions())
+        if isinstance(a, rk.Buy):
+            whys.append((g.round_no, why))
+        g.apply(a)
+    pat = [w for r, w in whys if r == 6]
+    assert pat and all("nothing yet" not in w and "must find a meld too, as the whole hand goes down" in w
+                       for w in pat), pat
+    assert any("costs nothing yet" in w for r, w in whys if r < 6)
+
+
 def test_a_discard_that_fits_a_meld_on_the_table_is_protected_by_a_shanghai_call():
     # Shanghai: seat 1 is down with 7H 7S 7D; seat 2's only loner, 7C, fits that set.  Thrown
     # plainly, any other player may call Shanghai on it, lay it off and make seat 2 draw a

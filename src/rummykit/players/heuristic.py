@@ -628,8 +628,14 @@ class HeuristicPlayer:
         g = _group_of(e, top)
         made = f"it makes {g.words()}" if g is not None else "it brings the contract closer"
         cards = f"{extra} penalty card{'s' if extra != 1 else ''}"
-        cost = (f"; the {cards} from the stock cost{'s' if extra == 1 else ''} nothing yet, and nobody "
-                "is close to going out" if extra else "")
+        if not extra:
+            cost = ""
+        elif view.round in v.spec.whole_hand_rounds:  # every card goes down at once: it must fit too
+            cost = (f"; the {cards} from the stock must find {'a meld' if extra == 1 else 'melds'} too, "
+                    "as the whole hand goes down at once, and nobody is close to going out")
+        else:
+            cost = (f"; the {cards} from the stock cost{'s' if extra == 1 else ''} nothing yet, and nobody "
+                    "is close to going out")
         words = self._contract_words(v, view)
         if after == 0:
             return f"Buy {top}: {made}, so you can lay down {words} (it was {_cards(before)} short){cost}."
@@ -672,7 +678,8 @@ class HeuristicPlayer:
             return f"{top} goes with no card in your hand toward {words}."
         others = list(g.naturals)
         others.remove(top)
-        return (f"{top} goes with {format_cards(others)} toward {g.goal()}, but your best melds "
+        other = "your other " if top in others else ""  # a copy of it (two decks)
+        return (f"{top} goes with {other}{format_cards(others)} toward {g.goal()}, but your best melds "
                 f"toward {words} stay {_cards(e.short)} short with it.")
 
     # -- "working toward it" --------------------------------------------------------

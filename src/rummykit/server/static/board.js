@@ -132,10 +132,12 @@ RK.Board = (function () {
         under ? RK.Cards.card(under, { cls: "under", nolabel: true }) : null,
         top ? RK.Cards.card(top, { cls: "pile-top" + (opt.newTop ? " anim-drop" : "") }) : h("span.pc.empty", null, "")),
       h("div.pile-label", null, top ? `Discards · ${v.discard_size}` : "Discards: none"));
+    // under the discard pile, beside it: an offer takes the rest of the row (on a phone the
+    // link beside it once left the offer a column 92 px wide)
     const whole = pile.length > 1 && opt.onWhole ? h("button#pile-all.tool.linkish", { type: "button", onclick: opt.onWhole,
-      dataset: { fk: "pile-all" } }, "See the whole pile") : null;
+      "aria-label": "See the whole pile", dataset: { fk: "pile-all" } }, "See all") : null;
     return h("section#center", { "aria-label": "Stock and discard pile" },
-      h("div.piles", null, stock, discard, opt.claim || null, whole));
+      h("div.piles", null, stock, whole ? h("div.pile-col", null, discard, whole) : discard, opt.claim || null));
   }
 
   /* One meld on the table: its number, its cards (each wild with what it stands for). */
