@@ -468,6 +468,29 @@ def test_a_refused_move_shows_the_engines_sentence(server: dict[str, Any], conte
     assert page.locator('#actions button[data-action="draw"]').count() == 1  # nothing changed
 
 
+def test_a_refusal_names_cards_as_the_table_does(server: dict[str, Any], contexts: Any) -> None:
+    """Basic Rummy: the card just taken may not be discarded; the refusal said "7C" where
+    the rest of the table says 7♣ (a usability tester)."""
+    base = server["base"]
+    tid = make_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=31)
+    page = contexts(DESKTOP).new_page()
+    join(page, base, tid, "Cleo")
+    page.wait_for_selector('#actions button[data-action="take"]')
+    top = page.get_attribute("#discard .pc.pile-top", "data-card")
+    assert top
+    page.get_by_role("tab", name="Table").click()
+    sid = state_id(page)
+    page.fill("#typed", "take")
+    page.press("#typed", "Enter")
+    page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
+    page.fill("#typed", f"discard {top}")
+    page.press("#typed", "Enter")
+    page.wait_for_selector("#error")
+    text = page.inner_text("#error")
+    symbol = page.evaluate("c => RK.cardShort(c)", top)
+    assert f"You may not discard {symbol}, the card you took" in text and str(top) not in text, text
+
+
 def test_a_spectator_sees_no_hand(server: dict[str, Any], contexts: Any) -> None:
     base = server["base"]
     tid = make_table(base, ruleset="liverpool", seats=["human", "bot:medium", "bot:medium"], seed=2)

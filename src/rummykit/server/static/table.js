@@ -229,8 +229,11 @@ RK.Table = (function () {
     if (RK.Side.chatError(m)) return;
     T.pending = false;
     // a stale refusal only means the table moved on first: say so in words
+    // the engine's sentence with players by name and cards as the table shows them (7♣, not 7C)
+    const at = T.msg && T.msg.view;
+    const nm = at ? RK.Board.names(T.msg.seats, at.players) : [];
     T.error = m.code === "stale" ? "Too late: the table moved on before your move arrived, so nothing was done."
-      : m.message || m.code || "refused";
+      : RK.Board.cardsInText(RK.Board.named(m.message || m.code || "refused", nm));
     announce(T.error);
     renderNews();
   }
