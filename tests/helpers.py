@@ -108,3 +108,20 @@ def shanghai_called_on_seat_0() -> tuple[Game, str]:
             return rk.replay(dict(g.record(), actions=g.actions[:-1])), last
         g.apply(a)
     raise AssertionError("no Shanghai call in 2,000 moves")
+
+
+def seven_hand_rummy_offered() -> tuple[Game, int]:
+    """Seven Hand for three, seed 2, medium bots: the game at the first Rummy call offered
+    with at most three cards to shed (seat 2's, after 494 actions), and the seat offered it."""
+    from rummykit.players import HeuristicPlayer
+
+    g = rk.new_game("seven-hand", players=3, seed=2)
+    bots = [HeuristicPlayer(s) for s in range(3)]
+    for _ in range(3000):
+        s = g.current_player
+        acts = g.legal_actions()
+        calls = {a.card for a in acts if isinstance(a, rk.CallRummy)}
+        if calls and len(calls) <= 3:
+            return g, s
+        g.apply(bots[s].choose(g.claim_view(s) if g.phase == "may_i" else g.view(s), acts))
+    raise AssertionError("no Rummy call with three cards or fewer in 3,000 moves")

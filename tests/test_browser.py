@@ -1018,6 +1018,54 @@ def test_the_card_drawn_from_a_shanghai_callers_hand_is_named_to_the_discarder(
         th.join(15)
 
 
+def test_a_rummy_call_with_few_cards_to_shed_is_one_tap_per_card(contexts: Any, tmp_path: Path) -> None:
+    """Seven Hand: offered a Rummy call holding few cards, the person taps the card to shed
+    in the offer itself (a usability tester ran out of the countdown selecting a card in
+    the hand first, then calling, in an offer 92 px wide); Pass says "don't call"."""
+    from browserkit import start_server
+    from helpers import seven_hand_rummy_offered
+
+    import rummykit as rk
+    from rummykit.server.storage import Storage
+
+    g, seat = seven_hand_rummy_offered()
+    cards = sorted({str(a.card) for a in g.legal_actions() if isinstance(a, rk.CallRummy)})
+    db = tmp_path / "server.db"
+    storage = Storage(f"sqlite:///{db}")
+    try:
+        setup = g.record()
+        del setup["actions"]
+        seats = ["medium"] * g.n
+        seats[seat] = "human"
+        tid = storage.create_game(setup, seats, "a call", settings={"bot_delay": 0.05, "hints": False,
+                                                                     "claim_seconds": 30})
+        for n, text in enumerate(g.actions):
+            storage.append_action(tid, n, rk.replay(dict(setup, actions=g.actions[:n])).current_player, text)
+    finally:
+        storage.close()
+    srv, th, base, _app = start_server(db)
+    try:
+        page = contexts(PHONE).new_page()
+        join(page, base, tid, "Ivy")
+        offer = page.get_by_role("region", name="Rummy? offer")
+        offer.wait_for(timeout=20_000)
+        assert offer.get_by_role("button", name="Pass: don't call").count() == 1
+        names = [page.evaluate("c => RK.cardShort(c)", c) for c in cards]
+        buttons = [offer.get_by_role("button", name=f"Call Rummy, shedding {n}") for n in names]
+        assert all(b.count() == 1 for b in buttons), names
+        box = page.evaluate("() => document.getElementById('claim').getBoundingClientRect().width")
+        assert box > 180, box  # not a narrow column beside the pile
+        page.wait_for_timeout(900)  # an offer ignores taps for its first moments
+        buttons[0].click()
+        page.get_by_role("button", name="Log & chat").click()
+        page.locator("#log li", has_text="Ivy called Rummy on ").last.wait_for(timeout=20_000)
+        assert page.locator("#log li", has_text="Ivy called Rummy on ").last.inner_text().endswith(
+            f"and discarded {names[0]}")
+    finally:
+        srv.should_exit = True
+        th.join(15)
+
+
 def test_ten_cards_turn_line_says_melds_come_before_the_draw_and_only_a_discard_after(
         server: dict[str, Any], contexts: Any) -> None:
     """Ten Card Rummy (RULES.md 4.2): melding and laying off happen before drawing; after

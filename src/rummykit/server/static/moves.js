@@ -41,7 +41,7 @@ RK.Moves = (function () {
     if (a === "draw both") return `Take ${top} and draw from the stock`;
     if (a === "take") return `Take ${top}`;
     if (a === "cut") return "Cut the pack";
-    if (a === "pass") return w ? "Pass: don't take it" : "Pass";
+    if (a === "pass") return !w ? "Pass" : w.kind === "rummy" || w.kind === "shanghai" ? "Pass: don't call" : "Pass: don't take it";
     if (a === "buy") return (w && w.kind === "buy" ? "Buy " : "May I: ") + cost(w, v.discard_top);
     if (a === "shanghai") return "Call Shanghai";
     if (a === "rummy") return "Call Rummy";
@@ -166,7 +166,16 @@ RK.Moves = (function () {
         if (fresh) b.setAttribute("aria-disabled", "true"); // inert for a moment, like the others, and it shows it
         kids.push(b);
       }
-      if (L.rummy.size) kids.push(cardMove(A, "rummy", L.rummy, "Call Rummy, shedding", RK.Hand.selected(A.H)));
+      // a call against the clock: with three cards or fewer to shed, one tap each (no
+      // selecting first); else the card selected in the hand
+      if (L.rummy.size && L.rummy.size <= 3) {
+        for (const c of [...L.rummy].sort()) {
+          const b = btn(A, `rummy ${c}`, `Call Rummy, shedding ${RK.cardShort(c)}`, opts(`rummy ${c}`));
+          b.dataset.offer = key;
+          if (fresh) b.setAttribute("aria-disabled", "true");
+          kids.push(b);
+        }
+      } else if (L.rummy.size) kids.push(cardMove(A, "rummy", L.rummy, "Call Rummy, shedding", RK.Hand.selected(A.H)));
       body = h("div.claim-btns", null, kids);
     } else body = h("p.small.muted", null, A.T.msg.seat !== null ? "You are not asked this time." : "The players are answering.");
     // the hint answers the offer too, where the table gives hints (no need to open it)
