@@ -491,6 +491,38 @@ def test_a_refusal_names_cards_as_the_table_does(server: dict[str, Any], context
     assert f"You may not discard {symbol}, the card you took" in text and str(top) not in text, text
 
 
+def test_the_turn_line_says_what_the_moves_allow_part_way_down_and_between_deals(
+        server: dict[str, Any], contexts: Any) -> None:
+    """A usability tester's May I? table, one meld of the contract laid, said "Your turn: meld
+    and lay off." where only the rest of the contract may follow; between deals it said
+    "Easy bot 3 is drawing." while the next deal waited."""
+    page = contexts(PHONE).new_page()
+    page.goto(server["base"] + "/")
+    v = {"phase": "play", "current_player": 0, "turn": 0, "down": [False, False, False],
+         "meld_info": [{"number": 1, "owner": 0, "kind": "set"}], "discard_top": "7H"}
+    words = ("([v, legal, pause]) => "
+             "RK.Board.turnWords(v, ['You', 'Ann', 'Bob'], 0, null, 'playing', legal, pause)")
+    said = page.evaluate(words, [v, ["meld JH JS JS"], None])
+    assert said == "Your turn: lay down the rest of your contract."
+    said = page.evaluate(words, [v, ["layoff 7H 1", "discard 7H"], None])
+    assert said == "Your turn: lay off, then discard."
+    assert page.evaluate(words, [dict(v, current_player=1, phase="draw"), [], {"round": 1, "until": 0}]) == (
+        "Deal 1 is over: deal 2 starts soon.")
+
+
+def test_a_long_ruleset_name_keeps_the_deal_number_on_a_phone(server: dict[str, Any], contexts: Any) -> None:
+    """Progressive Rummy's title was cut to "Progressive Rummy · deal …" at 390 px."""
+    base = server["base"]
+    tid = make_table(base, ruleset="progressive", seats=["human", "bot:easy", "bot:easy"], seed=909)
+    page = contexts(PHONE).new_page()
+    join(page, base, tid, "Tess")
+    page.wait_for_selector("#status-h")
+    title = page.locator("#status-h")
+    assert "deal 1/" in title.inner_text()
+    assert page.evaluate("() => { const e = document.getElementById('status-h'); "
+                         "return e.scrollWidth <= e.clientWidth; }")
+
+
 def test_a_spectator_sees_no_hand(server: dict[str, Any], contexts: Any) -> None:
     base = server["base"]
     tid = make_table(base, ruleset="liverpool", seats=["human", "bot:medium", "bot:medium"], seed=2)

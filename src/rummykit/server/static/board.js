@@ -41,9 +41,11 @@ RK.Board = (function () {
   /* The line saying whose turn it is and what they are doing. */
   /* ``legal``: the seat's legal moves, which say what its turn holds in these rules (Ten
      Card melds before the draw and only discards after it). */
-  function turnWords(v, nm, me, window, status, legal) {
+  function turnWords(v, nm, me, window, status, legal, pause) {
     if (v.is_over || v.phase === "over") return "The game is over.";
     if (status === "waiting") return "Waiting for players to sit down.";
+    // between deals the next deal waits (its first player is not drawing yet)
+    if (pause) return `Deal ${pause.round} is over: deal ${pause.round + 1} starts soon.`;
     const top = v.discard_top ? RK.cardShort(v.discard_top) : null;
     if (window) {
       const what = { may_i: "May I", buy: "buying", shanghai: "Shanghai", rummy: "Rummy" }[window.kind] || window.kind;
@@ -56,17 +58,23 @@ RK.Board = (function () {
     if (v.phase === "call") return you ? `You may call on ${top}.` : `${nm[cp]} may call on ${top}.`;
     if (v.phase === "cut") return you ? "Your turn: cut the pack." : `${nm[cp]} cuts the pack.`;
     const moves = legal || [];
-    const melds = moves.some((a) => /^(meld|layoff|swap) /.test(a));
+    // what the legal moves allow, in words: "meld", "lay off", or both
+    const kinds = [moves.some((a) => /^meld /.test(a)) ? "meld" : null,
+      moves.some((a) => /^(layoff|swap) /.test(a)) ? "lay off" : null].filter(Boolean);
+    const melds = kinds.join(" and ");
     if (v.phase === "draw") {
       const draw = `draw from the stock${top ? ` or take ${top}` : ""}`;
-      return you ? (melds ? `Your turn: meld and lay off now if you want, then ${draw}.` : `Your turn: ${draw}.`) : `${nm[cp]} is drawing.`;
+      return you ? (melds ? `Your turn: ${melds} now if you want, then ${draw}.` : `Your turn: ${draw}.`) : `${nm[cp]} is drawing.`;
     }
     if (v.phase === "play") {
       if (!you) return `${nm[cp]} is playing.`;
       const discard = moves.some((a) => /^(discard|shanghai|rummy) /.test(a));
-      if (melds && discard) return "Your turn: meld, lay off, then discard.";
+      if (melds && discard) return `Your turn: ${kinds.join(", ")}, then discard.`;
       if (discard) return "Your turn: discard.";
-      if (melds) return "Your turn: meld and lay off.";
+      // part of the contract laid this turn: the rest must follow before anything else
+      const begun = !(v.down || [])[me] && (v.meld_info || []).some((m) => m.owner === me);
+      if (kinds.length === 1 && kinds[0] === "meld" && begun) return "Your turn: lay down the rest of your contract.";
+      if (melds) return `Your turn: ${melds}.`;
       return "Your turn.";
     }
     return `${nm[cp]}'s turn.`;

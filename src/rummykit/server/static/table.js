@@ -536,7 +536,7 @@ RK.Table = (function () {
         h("button.tool.icon", { type: "button", dataset: { fk: "settings" }, "aria-haspopup": "dialog", "aria-label": "Settings",
           title: "Settings", onclick: () => RK.Side.settingsDialog(api()) }, "⚙")),
       h("p#contract.small", null, RK.Board.contractWords(v)),
-      h("p#turn.turn", null, RK.Board.turnWords(v, nm, seat, w, m.status, m.legal), " ", timer),
+      h("p#turn.turn", null, RK.Board.turnWords(v, nm, seat, w, m.status, m.legal, m.pause), " ", timer),
       m.table && m.table.deal_chosen ? h("p#seeded.small.seeded", null,
         "This table was dealt from a seed its creator chose: whoever knows that seed can know every card.") : null);
   }
