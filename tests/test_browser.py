@@ -523,6 +523,23 @@ def test_a_long_ruleset_name_keeps_the_deal_number_on_a_phone(server: dict[str, 
                          "return e.scrollWidth <= e.clientWidth; }")
 
 
+def test_a_basic_deals_result_shows_what_each_hand_left_was_worth(
+        server: dict[str, Any], contexts: Any) -> None:
+    """Basic Rummy: the winner scores the other hands, whose Points read 0; the tester could
+    not see that 2 + 38 made the winner's 40."""
+    page = contexts(PHONE).new_page()
+    page.goto(server["base"] + "/")
+    page.wait_for_function("() => typeof RK !== \"undefined\" && RK.Board")
+    rows = page.evaluate("""() => {
+        const r = {round: 1, winner: 0, rummy: false, hands: ["", "2D", "KS KH 8C QD"],
+                   hand_values: [0, 2, 38], points: [40, 0, 0], scores: [40, 0, 0]};
+        return [...RK.Board.resultTable(r, ["Tess", "Ann", "Bob"]).querySelectorAll("tbody tr")]
+            .map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent.trim())); }""")
+    assert rows[0][0] == "none"
+    assert rows[1][0].endswith("worth 2") and rows[2][0].endswith("worth 38"), rows
+    assert [row[1] for row in rows] == ["40", "0", "0"]
+
+
 def test_a_spectator_sees_no_hand(server: dict[str, Any], contexts: Any) -> None:
     base = server["base"]
     tid = make_table(base, ruleset="liverpool", seats=["human", "bot:medium", "bot:medium"], seed=2)

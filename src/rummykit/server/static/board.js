@@ -193,7 +193,9 @@ RK.Board = (function () {
   function resultTable(r, nm) {
     const rows = r.points.map((p, i) => h("tr", { dataset: { seat: i } },
       h("th", { scope: "row" }, nm[i], r.winner === i ? [" ", h("span.tag.act", null, r.rummy ? "went rummy" : "went out")] : null),
-      h("td", null, r.hands[i] ? RK.cardsLine(r.hands[i].split(" ")) : "none"),
+      h("td", null, r.hands[i] ? RK.cardsLine(r.hands[i].split(" ")) : "none",
+        // where the winner scores the other hands (the basic family), what each hand was worth
+        r.hands[i] && r.hand_values && r.hand_values[i] !== p ? h("span.small.hand-value", null, ` worth ${r.hand_values[i]}`) : null),
       h("td.num", null, String(p)), h("td.num", null, String(r.scores[i]))));
     return h("div.scroll", null, h("table.list.result", null,
       h("thead", null, h("tr", null, h("th", null, "Player"), h("th", null, "Cards left"), h("th.num", null, "Points"), h("th.num", null, "Total"))),
