@@ -542,3 +542,16 @@ def test_a_discard_that_fits_a_meld_on_the_table_is_protected_by_a_shanghai_call
         "7C fits a meld on the table: the call keeps another player from laying it off" in why), why
     # hard weighs the same call among its candidate discards
     assert action in SearchPlayer(2).candidates(g.view(2), g.legal_actions(), action)
+
+
+def test_the_cut_hint_says_what_a_cut_may_win():
+    # Liverpool: before each deal the player on the dealer's right cuts; exactly the cards
+    # of the deal and the upcard takes 50 points off (RULES.md 5).  The hint said only "It is
+    # the only legal action", the bonus explained afterwards in the log (a usability tester)
+    g = rk.new_game("liverpool", players=3, seed=555)
+    assert g.phase == "cut"
+    seat = g.current_player
+    action, why = HeuristicPlayer(seat).explain(g.view(seat), g.legal_actions())
+    assert action == rk.Cut()
+    assert why == ("Cut the pack: a cut of exactly 31 cards (the deal and the upcard) is 50 points off "
+                   "your score; the size of the cut is chance.")

@@ -34,6 +34,7 @@ from ..engine.actions import (
     Buy,
     CallRummy,
     CallShanghai,
+    Cut,
     Discard,
     Draw,
     LayOff,
@@ -203,11 +204,23 @@ class HeuristicPlayer:
         """The suggested action and one sentence why."""
         acts = list(legal_actions)
         if len(acts) == 1:
+            if isinstance(acts[0], Cut):
+                return acts[0], self._cut_words(as_view(view))
             return acts[0], "It is the only legal action."
         tv = as_view(view)
         v, rules, hand, table = self._setup(tv)
         action, why = self._decide(v, Seen.of(tv), rules, hand, table, acts)
         return action, why()
+
+    def _cut_words(self, tv: View) -> str:
+        """Why cut (the only move): what the cut may win, where the rules give a bonus."""
+        sp = (self.variant or get_variant(tv.ruleset)).spec
+        if not sp.cut_bonus:
+            return "Cut the pack: it is the only legal action."
+        needed = tv.players * sp.cards_dealt(tv.round, tv.players) + 1
+        gain = "points won" if sp.high_wins else "points off your score"
+        return (f"Cut the pack: a cut of exactly {needed} cards (the deal and the upcard) is "
+                f"{sp.cut_bonus} {gain}; the size of the cut is chance.")
 
     def choose_in_game(self, g: Game, seat: int, acts: list[Action]) -> Action:
         """The same choice, read straight off a game the caller owns — a search
