@@ -540,6 +540,27 @@ def test_a_basic_deals_result_shows_what_each_hand_left_was_worth(
     assert [row[1] for row in rows] == ["40", "0", "0"]
 
 
+def test_two_wild_cards_side_by_side_in_a_meld_show_both_meanings(
+        server: dict[str, Any], contexts: Any) -> None:
+    """A run A♠ 2♠ 3♠ 4♠ JK JK: the jokers' "=5♠" and "=6♠" overlapped on a phone."""
+    page = contexts(PHONE).new_page()
+    page.goto(server["base"] + "/")
+    page.wait_for_function("() => typeof RK !== \"undefined\" && RK.Board")
+    boxes = page.evaluate("""() => {
+        const v = {melds: [["AS", "2S", "3S", "4S", "JK", "JK"]], players: 3,
+                   meld_info: [{number: 1, owner: 1, kind: "run",
+                                stands_for: ["AS", "2S", "3S", "4S", "5S", "6S"]}]};
+        const felt = Object.assign(document.createElement("div"), {className: "felt"});
+        document.body.replaceChildren(felt);
+        felt.append(RK.Board.melds(v, ["You", "Ann", "Bob"], {me: 0}));
+        return [...document.querySelectorAll(".pc-wild")].map((e) => {
+            const r = e.getBoundingClientRect();
+            return [r.left, r.top, r.right, r.bottom, e.textContent]; }); }""")
+    assert [b[4] for b in boxes] == ["=5♠", "=6♠"]
+    (l1, t1, r1, b1, _), (l2, t2, r2, b2, _) = boxes
+    assert r1 <= l2 or r2 <= l1 or b1 <= t2 or b2 <= t1, boxes  # apart
+
+
 def test_a_spectator_sees_no_hand(server: dict[str, Any], contexts: Any) -> None:
     base = server["base"]
     tid = make_table(base, ruleset="liverpool", seats=["human", "bot:medium", "bot:medium"], seed=2)
