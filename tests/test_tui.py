@@ -478,3 +478,38 @@ def test_the_buys_left_column_shows_only_where_buys_are_limited(tmp_path, rulese
             assert not any(line.rstrip().endswith(" -") or " - " in line for line in players), players
 
     asyncio.run(run())
+
+
+def test_after_a_shanghai_call_on_your_discard_the_log_names_the_card_you_drew(tmp_path):
+    # as in plain mode (tests/test_play.py): the public log says "drew a card at random
+    # from Seat 1's hand"; the person's log adds which card it was
+    from helpers import shanghai_called_on_seat_0
+
+    g, discard = shanghai_called_on_seat_0()
+    store = Store(tmp_path / "g.sqlite3")
+    setup = g.record()
+    del setup["actions"]
+    gid = store.create_game(setup, ["human", "medium", "medium", "medium"], "Ann")
+    for n, text in enumerate(g.actions):
+        store.append_action(gid, n, rk.replay(dict(setup, actions=g.actions[:n])).current_player, text)
+    s = Session.resume(store, store.game(gid))
+    app = RummyApp(s, rk.get_variant("shanghai"), speed=0)
+
+    async def run():
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            before = list(s.view()["hand"])
+            s.play(discard)
+            app.after_change()
+            await settle(pilot, app)
+            hand = list(s.view()["hand"])
+            for c in before:
+                if c in hand:
+                    hand.remove(c)
+            assert len(hand) == 1
+            log = " ".join(" ".join(strip.text for strip in app.query_one("#log").lines).split())
+            assert "called Shanghai" in log
+            drawn = {f"(you drew {in_notation(hand[0], sym)} from " for sym in (True, False)}
+            assert any(d in log for d in drawn), log
+
+    asyncio.run(run())
