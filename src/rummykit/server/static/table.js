@@ -538,7 +538,7 @@ RK.Table = (function () {
       h("p#contract.small", null, RK.Board.contractWords(v)),
       h("p#turn.turn", null, RK.Board.turnWords(v, nm, seat, w, m.status, m.legal, m.pause), " ", timer),
       m.table && m.table.deal_chosen ? h("p#seeded.small.seeded", null,
-        "This table was dealt from a seed its creator chose: whoever knows that seed can know every card.") : null);
+        "Dealt from a seed its creator chose: whoever knows the seed can know every card.") : null);
   }
 
   function banners() {
