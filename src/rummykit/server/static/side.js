@@ -301,7 +301,7 @@ RK.Side = (function () {
       kids.push(check("set-break", "Show each deal's result before the next deal starts", T.prefs.deal_break !== false,
         (on) => A.setPrefs({ deal_break: on })));
       const radio = (v, label) => h("div.field.check", null, h("input", { id: `set-claims-${v}`, type: "radio", name: "claims", value: v,
-        checked: (T.prefs.claims || "always") === v, onchange: () => A.setPrefs({ claims: v }) }), h("label", { for: `set-claims-${v}` }, label));
+        checked: (T.prefs.claims || "fits") === v, onchange: () => A.setPrefs({ claims: v }) }), h("label", { for: `set-claims-${v}` }, label));
       kids.push(h("fieldset", null, h("legend", null, "When someone lets a card go (May I, buy, Shanghai, Rummy), ask me"),
         radio("always", "every time I may take it"), radio("fits", "only when the card fits my hand"), radio("never", "never this game")));
       const on = !!T.msg.autoplay;

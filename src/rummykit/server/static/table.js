@@ -29,7 +29,7 @@ RK.Table = (function () {
     stop();
     T = { id, main, me: RK.seatOf(id), ws: null, msg: null, info: null, online: false, attempt: 0, retryAt: 0,
       pending: false, error: "", notice: "", stopped: false, offset: 0, H: null, check: null, checkSeq: 0,
-      prefs: RK.store.get("prefs." + id, { claims: "always", deal_break: true }), hints: false, showHint: false,
+      prefs: RK.store.get("prefs." + id, { claims: "fits", deal_break: true }), hints: false, showHint: false,
       offer: { key: null, at: 0 }, pressKey: null, seenRound: undefined, logSeen: 0, notes: new Map(), wasMyTurn: false,
       queued: false, waysOpen: false };
     document.title = "rummykit: table";
