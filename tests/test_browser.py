@@ -507,8 +507,12 @@ def test_the_turn_line_says_what_the_moves_allow_part_way_down_and_between_deals
     assert said == "Your turn: lay down the rest of your contract."
     said = page.evaluate(words, [v, ["layoff 7H 1", "discard 7H"], None])
     assert said == "Your turn: lay off, then discard."
-    assert page.evaluate(words, [dict(v, current_player=1, phase="draw"), [], {"round": 1, "until": 0}]) == (
+    pause = {"round": 1, "until": 0}
+    assert page.evaluate(words, [dict(v, current_player=1, phase="draw"), [], pause]) == (
         "Deal 1 is over: deal 2 starts soon.")
+    # a person whose turn it is may play during the break (which ends it)
+    said = page.evaluate(words, [dict(v, meld_info=[], phase="draw"), ["draw", "take"], pause])
+    assert said == "Your turn: draw from the stock or take 7♥."
 
 
 def test_a_long_ruleset_name_keeps_the_deal_number_on_a_phone(server: dict[str, Any], contexts: Any) -> None:

@@ -44,8 +44,8 @@ RK.Board = (function () {
   function turnWords(v, nm, me, window, status, legal, pause) {
     if (v.is_over || v.phase === "over") return "The game is over.";
     if (status === "waiting") return "Waiting for players to sit down.";
-    // between deals the next deal waits (its first player is not drawing yet)
-    if (pause) return `Deal ${pause.round} is over: deal ${pause.round + 1} starts soon.`;
+    // between deals the bots wait (a person may play at once: that ends the break)
+    if (pause && v.current_player !== me) return `Deal ${pause.round} is over: deal ${pause.round + 1} starts soon.`;
     const top = v.discard_top ? RK.cardShort(v.discard_top) : null;
     if (window) {
       const what = { may_i: "May I", buy: "buying", shanghai: "Shanghai", rummy: "Rummy" }[window.kind] || window.kind;
