@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import rummykit as rk
 from rummykit.engine.game import Game
+from rummykit.store import Store
 
 
 def pass_window(g: Game) -> None:
@@ -125,3 +128,43 @@ def seven_hand_rummy_offered() -> tuple[Game, int]:
             return g, s
         g.apply(bots[s].choose(g.claim_view(s) if g.phase == "may_i" else g.view(s), acts))
     raise AssertionError("no Rummy call with three cards or fewer in 3,000 moves")
+
+
+def movers(g: Game) -> list[int]:
+    """The seat that made each of ``g``'s actions (its record replayed once)."""
+    setup = g.record()
+    h = rk.replay(dict(setup, actions=[]))
+    out = []
+    for text in g.actions:
+        out.append(h.current_player)
+        h.apply(text)
+    return out
+
+
+def stored_table(db: Path, g: Game, seats: list[str], name: str, **settings: object) -> str:
+    """A server database at ``db`` holding one table that plays ``g`` from where it stands
+    (its actions saved as played), ``seats`` "human" or a bot level; its id.  Bots move
+    quickly and hints are off unless ``settings`` say otherwise."""
+    from rummykit.server.storage import Storage
+
+    setup = g.record()
+    del setup["actions"]
+    storage = Storage(f"sqlite:///{db}")
+    try:
+        quick = {"bot_delay": 0.05, "hints": False, **settings}
+        tid = storage.create_game(setup, seats, name, settings=quick)
+        for n, (seat, text) in enumerate(zip(movers(g), g.actions, strict=True)):
+            storage.append_action(tid, n, seat, text)
+    finally:
+        storage.close()
+    return tid
+
+
+def saved_game(store: Store, g: Game, seats: list[str], name: str) -> int:
+    """``g`` saved in the terminal's ``store`` as played so far, to resume; its id."""
+    setup = g.record()
+    del setup["actions"]
+    gid = store.create_game(setup, seats, name)
+    for n, (seat, text) in enumerate(zip(movers(g), g.actions, strict=True)):
+        store.append_action(gid, n, seat, text)
+    return gid

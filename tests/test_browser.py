@@ -997,10 +997,9 @@ def test_after_swapping_one_of_two_copies_for_a_joker_the_jokers_moves_are_offer
     must play JK this turn" had no button to do it."""
     from browserkit import start_server
     from conftest import deal, play
-    from helpers import draw_and_discard_it
+    from helpers import draw_and_discard_it, stored_table
 
     import rummykit as rk
-    from rummykit.server.storage import Storage
 
     g = deal("contract", ["2C 3C 4C 5D 6D 8S TS JS QD KD", "7H 7S 7D 3H 4H JK 6H 5H 9D KC",
                           "AS 2S 6C 8C 8D TH JH QH AD 4D"], "KS", "QC 2D 3D 5H", first_round=2)
@@ -1011,17 +1010,7 @@ def test_after_swapping_one_of_two_copies_for_a_joker_the_jokers_moves_are_offer
     assert g.current_player == 1 and g.phase == "play" and g.view(1)["hand"].count("5H") == 2
     assert "swap 5H 2" in [rk.format_action(a) for a in g.legal_actions()]
     db = tmp_path / "server.db"
-    storage = Storage(f"sqlite:///{db}")
-    try:
-        setup = g.record()
-        del setup["actions"]
-        tid = storage.create_game(setup, ["easy", "human", "easy"], "a swap",
-                                  settings={"bot_delay": 0.05, "hints": False})
-        for n, text in enumerate(g.actions):
-            seat = rk.replay(dict(setup, actions=g.actions[:n])).current_player
-            storage.append_action(tid, n, seat, text)
-    finally:
-        storage.close()
+    tid = stored_table(db, g, ["easy", "human", "easy"], "a swap")
     srv, th, base, _app = start_server(db)
     try:
         page = contexts(PHONE).new_page()
@@ -1046,25 +1035,12 @@ def test_the_card_drawn_from_a_shanghai_callers_hand_is_named_to_the_discarder(
     from its hand.  The log (everyone's) says "drew a card at random"; the person's own log
     names the card, which only they know (the usability tester could not tell which it was)."""
     from browserkit import start_server
-    from helpers import shanghai_called_on_seat_0
-
-    import rummykit as rk
-    from rummykit.server.storage import Storage
+    from helpers import shanghai_called_on_seat_0, stored_table
 
     g, discard = shanghai_called_on_seat_0()
     assert g.current_player == 0 and discard.startswith("discard ")
     db = tmp_path / "server.db"
-    storage = Storage(f"sqlite:///{db}")
-    try:
-        setup = g.record()
-        del setup["actions"]
-        tid = storage.create_game(setup, ["human", "medium", "medium", "medium"], "a call",
-                                  settings={"bot_delay": 0.05, "hints": False})
-        for n, text in enumerate(g.actions):
-            seat = rk.replay(dict(setup, actions=g.actions[:n])).current_player
-            storage.append_action(tid, n, seat, text)
-    finally:
-        storage.close()
+    tid = stored_table(db, g, ["human", "medium", "medium", "medium"], "a call")
     srv, th, base, _app = start_server(db)
     try:
         page = contexts(DESKTOP).new_page()
@@ -1098,26 +1074,16 @@ def test_a_rummy_call_with_few_cards_to_shed_is_one_tap_per_card(contexts: Any, 
     in the offer itself (a usability tester ran out of the countdown selecting a card in
     the hand first, then calling, in an offer 92 px wide); Pass says "don't call"."""
     from browserkit import start_server
-    from helpers import seven_hand_rummy_offered
+    from helpers import seven_hand_rummy_offered, stored_table
 
     import rummykit as rk
-    from rummykit.server.storage import Storage
 
     g, seat = seven_hand_rummy_offered()
     cards = sorted({str(a.card) for a in g.legal_actions() if isinstance(a, rk.CallRummy)})
     db = tmp_path / "server.db"
-    storage = Storage(f"sqlite:///{db}")
-    try:
-        setup = g.record()
-        del setup["actions"]
-        seats = ["medium"] * g.n
-        seats[seat] = "human"
-        tid = storage.create_game(setup, seats, "a call", settings={"bot_delay": 0.05, "hints": False,
-                                                                     "claim_seconds": 30})
-        for n, text in enumerate(g.actions):
-            storage.append_action(tid, n, rk.replay(dict(setup, actions=g.actions[:n])).current_player, text)
-    finally:
-        storage.close()
+    seats = ["medium"] * g.n
+    seats[seat] = "human"
+    tid = stored_table(db, g, seats, "a call", claim_seconds=30)
     srv, th, base, _app = start_server(db)
     try:
         page = contexts(PHONE).new_page()

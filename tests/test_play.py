@@ -425,15 +425,11 @@ def test_the_command_printed_on_quitting_works_as_printed_after_the_readmes_set_
 def test_after_a_shanghai_call_on_your_discard_plain_mode_names_the_card_you_drew(tmp_path):
     # Shanghai: Seat 1 calls on the person's discard; the log says "drew a card at random
     # from Seat 1's hand", and the person, who saw it arrive, is told which card it was
-    from helpers import shanghai_called_on_seat_0
+    from helpers import saved_game, shanghai_called_on_seat_0
 
     g, discard = shanghai_called_on_seat_0()
     store = Store(tmp_path / "g.sqlite3")
-    setup = g.record()
-    del setup["actions"]
-    gid = store.create_game(setup, ["human", "medium", "medium", "medium"], "You")
-    for n, text in enumerate(g.actions):
-        store.append_action(gid, n, rk.replay(dict(setup, actions=g.actions[:n])).current_player, text)
+    gid = saved_game(store, g, ["human", "medium", "medium", "medium"], "You")
     s = Session.resume(store, store.game(gid))
     before = list(s.view()["hand"])
     out = io.StringIO()

@@ -483,15 +483,11 @@ def test_the_buys_left_column_shows_only_where_buys_are_limited(tmp_path, rulese
 def test_after_a_shanghai_call_on_your_discard_the_log_names_the_card_you_drew(tmp_path):
     # as in plain mode (tests/test_play.py): the public log says "drew a card at random
     # from Seat 1's hand"; the person's log adds which card it was
-    from helpers import shanghai_called_on_seat_0
+    from helpers import saved_game, shanghai_called_on_seat_0
 
     g, discard = shanghai_called_on_seat_0()
     store = Store(tmp_path / "g.sqlite3")
-    setup = g.record()
-    del setup["actions"]
-    gid = store.create_game(setup, ["human", "medium", "medium", "medium"], "Ann")
-    for n, text in enumerate(g.actions):
-        store.append_action(gid, n, rk.replay(dict(setup, actions=g.actions[:n])).current_player, text)
+    gid = saved_game(store, g, ["human", "medium", "medium", "medium"], "Ann")
     s = Session.resume(store, store.game(gid))
     app = RummyApp(s, rk.get_variant("shanghai"), speed=0)
 
