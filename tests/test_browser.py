@@ -566,6 +566,17 @@ def test_two_wild_cards_side_by_side_in_a_meld_show_both_meanings(
     assert r1 <= l2 or r2 <= l1 or b1 <= t2 or b2 <= t1, boxes  # apart
 
 
+def test_an_offer_says_the_rulesets_own_word(server: dict[str, Any], contexts: Any) -> None:
+    """Seven Hand's "I want it", Progressive's "buy", Contract Rummy's "May I"."""
+    page = contexts(PHONE).new_page()
+    page.goto(server["base"] + "/")
+    page.wait_for_function("() => typeof RK !== \"undefined\" && RK.Moves")
+    said = page.evaluate("""() => [["may_i", "I want it"], ["buy", "buy"], ["may_i", "May I"]].map(
+        ([kind, verb]) => RK.Moves.label("buy", {discard_top: "AD"}, {kind, verb, card: "AD", penalty: 1}))""")
+    assert said == ["I want it: A♦ and 1 card from the stock", "Buy A♦ and 1 card from the stock",
+                    "May I: A♦ and 1 card from the stock"], said
+
+
 def test_a_spectator_sees_no_hand(server: dict[str, Any], contexts: Any) -> None:
     base = server["base"]
     tid = make_table(base, ruleset="liverpool", seats=["human", "bot:medium", "bot:medium"], seed=2)

@@ -577,3 +577,21 @@ def test_a_bad_link_gets_the_app_with_404_and_the_api_keeps_json(tmp_path: Path)
             r = client.get(path)
             assert r.status_code == 404 and isinstance(r.json()["detail"], str), path
         assert client.post("/nope").status_code in (404, 405)
+
+
+def test_a_window_names_the_rulesets_own_word_for_taking_the_card(tmp_path: Path) -> None:
+    # Seven Hand calls it "I want it" (RULES.md 4.3); the browser said "Buy?" (a usability
+    # tester).  A Shanghai or Rummy call has no such word.
+    async def scenario(hub: Hub, _: Path) -> None:
+        eleven = [h + extra for h, extra in zip(HANDS, (" 3C", " 4C", " 8C"), strict=True)]
+        for vid, verb, hands in (("seven-hand", "I want it", eleven), ("contract", "May I", HANDS)):
+            g = deal(vid, hands, "AD", "QS 3S 4S 5S")
+            t = table(hub, {"ruleset": vid, "seats": ["human"] * 3}, g)
+            ann, bob = Client(t, 0), Client(t, 1)
+            await settle()
+            bob.act("draw")  # the upcard AD is offered to the others
+            await settle()
+            w = ann.state["window"]
+            assert w is not None and w["verb"] == verb, (vid, w)
+
+    run(tmp_path, scenario)

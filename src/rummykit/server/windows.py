@@ -42,6 +42,7 @@ class Window:
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # something changed: look again
     card: str | None = None  # the card offered (the discard in question)
     penalty: int = 0  # the stock cards a buyer takes besides it (0 for a call)
+    verb: str | None = None  # what the ruleset calls taking it out of turn ("May I", "I want it")
 
     def complete(self) -> bool:
         return all(s in self.answers for s in self.seats)
@@ -49,7 +50,8 @@ class Window:
     def public(self, seat: int | None) -> dict[str, Any]:
         return {"kind": self.kind, "state_id": self.state_id, "seats": list(self.seats),
                 "answered": seat in self.answers if seat is not None else False,
-                "answered_seats": sorted(self.answers), "card": self.card, "penalty": self.penalty}
+                "answered_seats": sorted(self.answers), "card": self.card, "penalty": self.penalty,
+                "verb": self.verb}
 
 
 class ClaimWindows:
@@ -108,6 +110,11 @@ class ClaimWindows:
 
     # -- opening and closing ----------------------------------------------------------------
 
+    def _verb(self, kind: str) -> str | None:
+        """The ruleset's own word for taking the card out of turn (a buy window's)."""
+        b = self.table.game.variant.spec.buying
+        return b.verb if kind in ("may_i", "buy") and b is not None else None
+
     def open_window(self, restored: dict[int, str] | None = None, state_id: int | None = None) -> None:
         """Open the engine's window (``Game.claim_window``): every seat in its queue is
         offered at once what the engine would offer it when those ahead of it pass.
@@ -124,7 +131,8 @@ class ClaimWindows:
         w = self.open = Window(kind=kind, state_id=state_id, seats=queue, legal=legal,
                                deadline=time.time() + float(t.settings["claim_seconds"]),
                                answers=dict(restored or {}),
-                               card=None if cw.card is None else str(cw.card), penalty=cw.penalty)
+                               card=None if cw.card is None else str(cw.card), penalty=cw.penalty,
+                               verb=self._verb(kind))
         if restored is None:  # a person who asked not to be asked (claim preferences) passes at once
             for seat in queue:
                 if (t.seats[seat].player is None and "pass" in legal[seat]

@@ -42,7 +42,11 @@ RK.Moves = (function () {
     if (a === "take") return `Take ${top}`;
     if (a === "cut") return "Cut the pack";
     if (a === "pass") return !w ? "Pass" : w.kind === "rummy" || w.kind === "shanghai" ? "Pass: don't call" : "Pass: don't take it";
-    if (a === "buy") return (w && w.kind === "buy" ? "Buy " : "May I: ") + cost(w, v.discard_top);
+    if (a === "buy") {
+      // the ruleset's own word: "May I", "I want it" (Seven Hand); else "Buy"
+      const verb = w && w.verb && w.verb.toLowerCase() !== "buy" ? `${w.verb}: ` : w && w.kind === "buy" ? "Buy " : "May I: ";
+      return verb + cost(w, v.discard_top);
+    }
     if (a === "shanghai") return "Call Shanghai";
     if (a === "rummy") return "Call Rummy";
     return a;
@@ -142,7 +146,8 @@ RK.Moves = (function () {
   /* ---- a claim offer (May I / buy, Shanghai, Rummy), beside the discard pile ---- */
 
   function claimBox(A, v, legal, w, nm) {
-    const what = { may_i: "May I?", buy: "Buy?", shanghai: "Shanghai?", rummy: "Rummy?" }[w.kind] || w.kind;
+    const named = w.verb && w.verb.toLowerCase() !== "buy" && (w.kind === "may_i" || w.kind === "buy") ? `${w.verb}?` : null;
+    const what = named || { may_i: "May I?", buy: "Buy?", shanghai: "Shanghai?", rummy: "Rummy?" }[w.kind] || w.kind;
     const card = (w.card || v.discard_top);
     const head = w.kind === "shanghai" || w.kind === "rummy" ? `${nm[v.turn]} discarded ${RK.cardShort(card)}`
       : `${nm[v.turn]} let ${RK.cardShort(card)} go`;
