@@ -572,7 +572,8 @@ def test_an_offer_says_the_rulesets_own_word(server: dict[str, Any], contexts: A
     page.goto(server["base"] + "/")
     page.wait_for_function("() => typeof RK !== \"undefined\" && RK.Moves")
     said = page.evaluate("""() => [["may_i", "I want it"], ["buy", "buy"], ["may_i", "May I"]].map(
-        ([kind, verb]) => RK.Moves.label("buy", {discard_top: "AD"}, {kind, verb, card: "AD", penalty: 1}))""")
+        ([kind, verb]) => RK.Moves.label("buy", {discard_top: "AD"},
+                                         {kind, verb, card: "AD", penalty: 1}))""")
     assert said == ["I want it: A♦ and 1 card from the stock", "Buy A♦ and 1 card from the stock",
                     "May I: A♦ and 1 card from the stock"], said
 
