@@ -228,8 +228,25 @@ def test_arrange_a_hand_short_of_the_contract_groups_its_kinds_first() -> None:
     g3 = deal("contract", HANDS, "AD", "QS", first_round=3)  # two runs of four: suits first
     v3 = g3.view(2)
     a3 = arrange(v3, g3.variant).public()
-    assert a3["groups"][0] == ["8H", "9H", "TH", "JH"] and a3["groups"][1] == ["4H", "5H", "6H"]
+    assert a3["groups"][:2] == [["4H", "5H", "6H"], ["8H", "9H", "TH", "JH"]]
+    assert a3["text"].startswith("Toward the contract (two runs of four): 1 card short.")
     _whole(v3["hand"], a3)
+
+
+def test_arrange_groups_first_what_working_toward_it_lists() -> None:
+    # one evaluation: the hint's "Working toward it" and the Arrange control's first groups are
+    # the same partial melds, and say the same shortfall (Arrange had its own greedy grouping
+    # and the solver's lower bound, "at least 1 card short", beside the hint's 2)
+    from rummykit.players import HeuristicPlayer
+
+    for vid, first_round, seat in (("contract", 1, 0), ("contract", 3, 2), ("may-i", 2, 1)):
+        g = deal(vid, HANDS, "AD", "QS", first_round=first_round)
+        v = g.view(seat)
+        got = HeuristicPlayer(0).progress(v)
+        a = arrange(v, g.variant).public()
+        assert a["groups"][:len(got["melds"])] == [m["cards"] for m in got["melds"]], (vid, a, got)
+        assert f"{got['short']} card" in a["text"], (a["text"], got["text"])
+        _whole(v["hand"], a)
 
 
 def test_arrange_counts_identical_copies_and_gives_each_card_one_group() -> None:

@@ -2,14 +2,13 @@
 
 Read from the seat's own view only.  When the hand can meet the contract now, the groups are
 the solver's arrangement (``Variant.find_contract``: the contract's melds with the least
-left over); otherwise the best partial melds — sets or their starts (cards of one rank; the
-identical copies of a pack of several decks count), and runs or their pieces (cards of one
-suit in sequence, or with single ranks missing) — each card in one group only, the kinds the
-contract asks for first; the wild cards complete the groups they bring to a meld, and the
-rest follows.
-
-(:func:`arrange` is one function of the view on purpose: the bots' hand evaluation may
-later give it the groups.)
+left over); otherwise first the contract's best partial melds as the hand evaluation finds them (the
+hint's "Working toward it", :meth:`HeuristicPlayer.progress`), then the other cards' best
+partial melds — sets or their starts (cards of one rank; the identical copies of a pack of
+several decks count), and runs or their pieces (cards of one suit in sequence, or with single
+ranks missing) — each card in one group only; the wild cards complete the groups they bring
+to a meld, and the rest follows.  Without a contract (or once down): those partial melds
+alone.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import Card, format_cards
+from ..cards import Card, format_cards, parse_card
 from ..engine.view import as_view
 from ..melds import MeldRules
 from ..rules.registry import Variant
@@ -167,14 +166,23 @@ def arrange(view: Mapping[str, Any], variant: Variant) -> Arrangement:
             return Arrangement(found, _left(hand, found, rules),
                                f"You can lay down the contract ({words}): "
                                + " / ".join(format_cards(g) for g in found) + ".")
-    groups = partial_melds(hand, rules, _wanted(variant, v.round, contract))
+    planned: list[list[Card]] = []
+    short = 0
+    if contract:
+        # first the contract's best partial melds as the hint's "Working toward it" reads them
+        # (the one hand evaluation: pairs of a set count), then the other cards' groups
+        from .heuristic import HeuristicPlayer
+
+        got = HeuristicPlayer(0, variant).progress(v)
+        planned = [[parse_card(c) for c in m["cards"]] for m in got["melds"]]
+        short = got["short"] or 0
+    groups = planned + partial_melds(_left(hand, planned, rules), rules, _wanted(variant, v.round, contract))
     rest = _left(hand, groups, rules)
     melds = sum(1 for g in groups if variant.is_valid_meld(g, v.players))
     started = len(groups) - melds
     if contract:
-        short = variant.solver(v.players, v.round).shortfall(hand, sp.contract(v.round))
-        text = (f"Toward the contract ({words}): at least {short} card{'s' if short != 1 else ''} "
-                "short." if short else f"Toward the contract ({words}).")
+        text = (f"Toward the contract ({words}): {short} card{'s' if short != 1 else ''} short."
+                if short else f"Toward the contract ({words}).")
     else:
         text = "Your melds and the cards that go together."
     bits = []
