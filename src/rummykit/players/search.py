@@ -32,9 +32,10 @@ from ..rules.registry import Variant, get_variant
 from .evaluation import HandEval, facts
 from .heuristic import HeuristicPlayer, Seen
 
-LEAN_SETS = 0.03  # a discarded rank's odds in a hand, contract of sets only (see leaning)
+# the odds of ``leaning``: ratios of the means ``bench/discard_signal.py`` prints (150 games)
+LEAN_SETS = 0.035  # a discarded rank's odds in a hand, contract of sets only
 LEAN_MIXED = 0.17  # the same, a contract of sets and runs
-LEAN_RUNS = (0.13, 0.35, 0.74)  # runs only: a discarded card's, one place and two from it
+LEAN_RUNS = (0.15, 0.36, 0.74)  # runs only: a discarded card's, one place and two from it
 
 
 class SearchPlayer:
@@ -201,14 +202,14 @@ class SearchPlayer:
 
     def leaning(self, tv: View, v: Variant) -> list[dict[Card, float]] | None:
         """What the other seats' discards say of their hands, for the deals of the unseen
-        cards.  Measured in medium's play (Contract Rummy for four, 100-150 games, the
-        cards held by seats not yet down): where the contract asks for sets, a seat that
-        discarded a card of some rank this deal holds 0.03 cards of it on average with sets
-        only (1.06 of a rank it did not discard), 0.20 with sets and runs (1.19); where it
-        asks for runs only, 0.06 copies of a card it discarded (0.46 of one far from its
-        discards), 0.16 of a card one place from it in its suit, 0.34 two places away.  Such
-        cards are dealt to that hand at those odds (``LEAN_*``).  None where nothing is said
-        (the basic family)."""
+        cards.  Measured in medium's play (``bench/discard_signal.py``: Contract Rummy for
+        four, 150 games, the cards held by seats not yet down): where the contract asks for
+        sets, a seat that discarded a card of some rank this deal holds 0.036 cards of it on
+        average with sets only (1.04 of a rank it did not discard), 0.21 with sets and runs
+        (1.20); where it asks for runs only, 0.068 copies of a card it discarded (0.46 of one
+        far from its discards), 0.17 of a card one place from it in its suit, 0.34 two places
+        away.  Such cards are dealt to that hand at those odds (``LEAN_*``).  None where
+        nothing is said (the basic family)."""
         sp = v.spec
         if not sp.contracts:
             return None
