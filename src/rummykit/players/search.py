@@ -160,10 +160,12 @@ class SearchPlayer:
                 close = True
         return best, close and best == base
 
-    def evaluate(self, view: Mapping[str, Any], cands: list[Action], base: int = 0) -> list[list[float]]:
+    def evaluate(self, view: Mapping[str, Any], cands: list[Action], base: int = 0,
+                 deals: Determinizer | None = None) -> list[list[float]]:
         """Each candidate's rollout outcomes (higher is better), one per determinization:
         ``samples`` of them, or up to ``most`` while the verdict against ``base`` (the
-        heuristic's choice) is close."""
+        heuristic's choice) is close.  ``deals``: where the games played come from (default:
+        the seat's view, :class:`Determinizer`; a measurement may deal the true hands)."""
         tv = as_view(view)
         v = self.variant or get_variant(tv.ruleset)
         seat = tv.seat
@@ -175,7 +177,8 @@ class SearchPlayer:
         # a margin for what follows the last rollout (and a clock read between actions)
         budget = self.budget * 0.95
         deadline = start + budget
-        deals = Determinizer(tv, v, self.leaning(tv, v) if self.infer else None)
+        if deals is None:
+            deals = Determinizer(tv, v, self.leaning(tv, v) if self.infer else None)
         done = 0
         target = self.samples
         while done < target:
