@@ -165,6 +165,13 @@ def seat_in(page: Page, base: str, tid: str, seat: int, token: str, name: str) -
     page.goto(f"{base}/t/{tid}")
 
 
+def ask_every_time(page: Page, tid: str) -> None:
+    """The seat's player has chosen to be offered every card let go at table ``tid`` (the
+    browser's default offers only the cards that fit the hand); before the page loads."""
+    page.add_init_script(f"localStorage.setItem('rk.prefs.{tid}', "
+                         "JSON.stringify({claims: 'always', deal_break: true}))")
+
+
 def hand_on_screen(page: Page) -> list[str]:
     return list(page.locator("#cards button.hc").evaluate_all("els => els.map(e => e.dataset.card)"))
 

@@ -23,6 +23,7 @@ from browserkit import (
     Person,
     PlaywrightError,
     api,
+    ask_every_time,
     axe_violations,
     browser,  # noqa: F401  (fixtures)
     contexts,  # noqa: F401
@@ -180,6 +181,7 @@ def test_a_claim_offer_that_changes_under_the_pointer_does_not_buy_the_new_card(
     page = contexts(PHONE).new_page()
     sent: list[dict[str, Any]] = []
     watch_messages(page, sent)
+    ask_every_time(page, tid)  # (offer after offer: the default asks only of cards that fit)
     join(page, base, tid, "Mia")
     person = Person(page)
     person.play_until('#claim .claim-btn[data-action="buy"]', kinds=("draw", "play"))  # to an offer
@@ -222,9 +224,9 @@ def test_a_person_who_turns_offers_off_is_not_asked_again(server: dict[str, Any]
     tid = make_table(base, ruleset="may-i", seats=["human", "bot:easy", "bot:easy", "bot:easy"], seed=3,
                      bot_delay=0.1, claim_seconds=3)
     page = contexts(DESKTOP).new_page()
+    ask_every_time(page, tid)  # (the default asks only of cards that fit her hand)
     join(page, base, tid, "Ned")
-    # (the table asks her of cards that fit her hand: she plays on until one comes)
-    Person(page).play_until("#never-ask", kinds=("draw", "play"))
+    page.wait_for_selector("#never-ask", timeout=60_000)
     page.get_by_label("Don't ask me again this game").click()
     page.wait_for_function("() => JSON.parse(localStorage.getItem('rk.prefs.'"
                            " + location.pathname.split('/')[2])).claims === 'never'")
@@ -764,6 +766,8 @@ def test_a_may_i_is_asked_of_both_people_at_once_with_a_countdown(
     tid = make_table(base, ruleset="contract", seats=["human", "human", "bot:medium", "bot:medium"], seed=11,
                      claim_seconds=5)
     ann, bob = contexts().new_page(), contexts().new_page()
+    for p in (ann, bob):
+        ask_every_time(p, tid)  # (the default asks each only of cards that fit their hand)
     join(ann, base, tid, "Ann")
     join(bob, base, tid, "Bob")
     t0 = time.monotonic()

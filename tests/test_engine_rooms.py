@@ -399,3 +399,10 @@ def test_a_seat_that_discarded_a_card_in_a_deal_of_runs_is_dealt_it_and_its_neig
     assert lean[1] == {P("9S"): LEAN_RUNS[0], P("8S"): LEAN_RUNS[1], P("TS"): LEAN_RUNS[1],
                        P("7S"): LEAN_RUNS[2], P("JS"): LEAN_RUNS[2]}
     assert lean[0] == lean[2] == {}
+
+
+@pytest.mark.parametrize("odds", [0, -1.0, float("nan"), float("inf"), "2"])
+def test_leaning_odds_that_are_not_a_finite_number_above_0_are_refused(odds):
+    g = rk.new_game("contract", players=4, seed=1)
+    with pytest.raises(ValueError, match="must be a finite number above 0"):
+        Determinizer(g.observe(0), leaning=[{}, {rk.parse_card("9S"): odds}, {}, {}])

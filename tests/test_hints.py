@@ -522,7 +522,8 @@ def test_a_buy_in_a_whole_hand_deal_is_not_said_to_cost_nothing():
             whys.append((g.round_no, why))
         g.apply(a)
     pat = [w for r, w in whys if r == 6]
-    assert pat and all("nothing yet" not in w and "must find a meld too, as the whole hand goes down" in w
+    assert pat and all("nothing yet" not in w and ("must find a meld too, as the whole hand goes down" in w
+                                                   or "fits them too: the whole hand goes down" in w)
                        for w in pat), pat
     assert any("costs nothing yet" in w for r, w in whys if r < 6)
 
@@ -555,3 +556,13 @@ def test_the_cut_hint_says_what_a_cut_may_win():
     assert action == rk.Cut()
     assert why == ("Cut the pack: a cut of exactly 31 cards (the deal and the upcard) is 50 points off "
                    "your score; the size of the cut is chance.")
+
+
+def test_a_pair_in_the_contract_is_named_a_pair():
+    # Progressive deal 14 asks for a pair: the solver's pair was worded "a run of two in spades"
+    from rummykit.melds import Reading
+    from rummykit.players.heuristic import _reading_goal
+
+    assert _reading_goal(Reading("pair", tuple(P("5H 5S")), rank=5)) == "a pair of fives"
+    assert _reading_goal(Reading("set", tuple(P("8C 8D 8H")), rank=8)) == "a set of eights"
+    assert _reading_goal(Reading("run", tuple(P("9S TS JS QS")), suit=3, lo=9)) == "a run of four in spades"

@@ -11,6 +11,7 @@ the sampled game forward; it never holds a fact the seat did not have.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -85,6 +86,10 @@ class Determinizer:
         v = as_view(view)
         self.view = v
         self.leaning = [dict(x) for x in leaning] if leaning is not None and any(leaning) else None
+        for lean in self.leaning or ():
+            for c, w in lean.items():
+                if not (isinstance(w, (int, float)) and math.isfinite(w) and w > 0):
+                    raise ValueError(f"the odds of {c} must be a finite number above 0, not {w!r}")
         self.variant = var = variant or get_variant(v.ruleset)
         n = v.players
         self.setup = make_setup(var, players=n, seed=0, options=None, cards=None, dealer=v.dealer,
@@ -140,7 +145,10 @@ class Determinizer:
     def _sample_leaning(self, st: State, pool: list[Card], rng: random.Random) -> Game:
         """Each hand draws its cards from the shuffled ``pool`` with the weights of
         ``leaning`` (weighted sampling without replacement: each card's key is
-        ``u ** (1 / weight)``, the largest keys drawn), the stock the rest in pool order."""
+        ``u ** (1 / weight)``, the largest keys drawn; as logarithms, ``log(u) / weight``),
+        the stock the rest in pool order.  The hands draw in seat order: a hand with no
+        leaning draws evenly from what the hands before it left (an approximation of the
+        joint deal, exact when one hand leans)."""
         assert self.leaning is not None
         left = pool
         for s, need in enumerate(self.need):
@@ -151,7 +159,7 @@ class Determinizer:
                 st.hands[s].extend(left[:need])
                 left = left[need:]
                 continue
-            keys = [rng.random() ** (1.0 / lean.get(c, 1.0)) for c in left]
+            keys = [math.log(1.0 - rng.random()) / lean.get(c, 1.0) for c in left]
             order = sorted(range(len(left)), key=keys.__getitem__, reverse=True)
             took = set(order[:need])
             st.hands[s].extend(left[i] for i in order[:need])

@@ -33,6 +33,8 @@ class PlainUI:
         self.out.flush()
 
     def _log_mark(self) -> tuple[int, int]:
+        """Where the log stands now (deal, entries); the hand seen with it is kept too, to
+        tell what a Shanghai call drew from it (:func:`drawn_note`)."""
         v = self.s.view()
         self.hand_seen = list(v["hand"])
         return (v["round"], len(v["log"]))

@@ -168,6 +168,7 @@ def arrange(view: Mapping[str, Any], variant: Variant) -> Arrangement:
                                + " / ".join(format_cards(g) for g in found) + ".")
     planned: list[list[Card]] = []
     short = 0
+    said = ""
     if contract:
         # first the contract's best partial melds as the hint's "Working toward it" reads them
         # (the one hand evaluation: pairs of a set count), then the other cards' groups
@@ -176,13 +177,16 @@ def arrange(view: Mapping[str, Any], variant: Variant) -> Arrangement:
         got = HeuristicPlayer(0, variant).progress(v)
         planned = [[parse_card(c) for c in m["cards"]] for m in got["melds"]]
         short = got["short"] or 0
+        said = got["text"]
     groups = planned + partial_melds(_left(hand, planned, rules), rules, _wanted(variant, v.round, contract))
     rest = _left(hand, groups, rules)
     melds = sum(1 for g in groups if variant.is_valid_meld(g, v.players))
     started = len(groups) - melds
     if contract:
+        # (none short, yet no way down: a whole-hand deal whose melds leave a card; the
+        # evaluation's own sentence says so)
         text = (f"Toward the contract ({words}): {short} card{'s' if short != 1 else ''} short."
-                if short else f"Toward the contract ({words}).")
+                if short else said)
     else:
         text = "Your melds and the cards that go together."
     bits = []

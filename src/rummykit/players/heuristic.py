@@ -650,6 +650,11 @@ class HeuristicPlayer:
             cost = (f"; the {cards} from the stock cost{'s' if extra == 1 else ''} nothing yet, and nobody "
                     "is close to going out")
         words = self._contract_words(v, view)
+        if after == 0 and extra and view.round in v.spec.whole_hand_rounds:
+            fit = "fits" if extra == 1 else "fit"
+            return (f"Buy {top}: {made}, so your melds for {words} are there (it was {_cards(before)} "
+                    f"short), if the {cards} from the stock {fit} them too: the whole hand goes down at "
+                    "once; nobody is close to going out.")
         if after == 0:
             return f"Buy {top}: {made}, so you can lay down {words} (it was {_cards(before)} short){cost}."
         return f"Buy {top}: {made}, so {words} is {_cards(after)} short instead of {before}{cost}."
@@ -702,8 +707,9 @@ class HeuristicPlayer:
         the hint reads (the terminal's contract line, the browser's hint): ``{"contract",
         "short", "melds": [{"cards", "toward", "short"}], "text"}`` — the plan's partial
         melds of two cards or more, pairs of a set included (``short``: None where there is
-        no contract, or once down).  Where the hand can meet the contract now, the text
-        gives the solver's melds."""
+        no contract, or once down).  Where the hand can meet the contract now, or has laid
+        part of it this turn, the melds and the text are the solver's way to lay the rest
+        (the melds the hint lays, :meth:`_contract_plans`), each 0 short."""
         tv = as_view(view)
         v, rules, hand, table = self._setup(tv)
         seen = Seen.of(tv)
@@ -755,9 +761,10 @@ def _fitting(table: Sequence[TableMeld], rules: MeldRules) -> set[int]:
 
 
 def _reading_goal(rd: Reading) -> str:
-    """``a set of eights``, ``a run of four in spades``: what a solver's meld is."""
-    if rd.kind == "set":
-        return f"a set of {RANK_PLURALS[rd.rank - 1]}"
+    """``a set of eights``, ``a pair of fives``, ``a run of four in spades``: what a
+    solver's meld is."""
+    if rd.kind in ("set", "pair"):
+        return f"a {rd.kind} of {RANK_PLURALS[rd.rank - 1]}"
     return f"a run of {SIZE_WORDS.get(len(rd.cards), str(len(rd.cards)))} in {SUIT_WORDS[rd.suit]}"
 
 

@@ -217,6 +217,8 @@ class SearchPlayer:
         if not sp.contracts:
             return None
         kinds = {c.kind for c in sp.contract(tv.round)}
+        if not kinds <= {"set", "run"}:
+            return None  # (a "meld" of either kind, a pair: not measured)
         thrown: list[set[int]] = [set() for _ in range(tv.players)]
         for e in tv.log:
             if e.get("verb") == "discard" and "card" in e:

@@ -44,7 +44,8 @@ RK.Board = (function () {
   function turnWords(v, nm, me, window, status, legal, pause) {
     if (v.is_over || v.phase === "over") return "The game is over.";
     if (status === "waiting") return "Waiting for players to sit down.";
-    // between deals the bots wait (a person may play at once: that ends the break)
+    // between deals the bots wait (``pause`` given only when a bot is to play: a person may
+    // play at once, which ends the break)
     if (pause && v.current_player !== me) return `Deal ${pause.round} is over: deal ${pause.round + 1} starts soon.`;
     const top = v.discard_top ? RK.cardShort(v.discard_top) : null;
     if (window) {

@@ -35,6 +35,11 @@ RK.Moves = (function () {
     return n ? `${card} and ${RK.plural(n, "card")} from the stock` : `${card}, no penalty card`;
   }
 
+  /* The ruleset's own word for a buy window ("I want it"), where it is not plain "buy". */
+  function ownVerb(w) {
+    return w && w.verb && w.verb.toLowerCase() !== "buy" && (w.kind === "may_i" || w.kind === "buy") ? w.verb : null;
+  }
+
   function label(a, v, w) {
     const top = v.discard_top ? RK.cardShort(v.discard_top) : "the discard";
     if (a === "draw") return "Draw from the stock";
@@ -44,7 +49,7 @@ RK.Moves = (function () {
     if (a === "pass") return !w ? "Pass" : w.kind === "rummy" || w.kind === "shanghai" ? "Pass: don't call" : "Pass: don't take it";
     if (a === "buy") {
       // the ruleset's own word: "May I", "I want it" (Seven Hand); else "Buy"
-      const verb = w && w.verb && w.verb.toLowerCase() !== "buy" ? `${w.verb}: ` : w && w.kind === "buy" ? "Buy " : "May I: ";
+      const verb = ownVerb(w) ? `${ownVerb(w)}: ` : w && w.kind === "buy" ? "Buy " : "May I: ";
       return verb + cost(w, v.discard_top);
     }
     if (a === "shanghai") return "Call Shanghai";
@@ -146,8 +151,7 @@ RK.Moves = (function () {
   /* ---- a claim offer (May I / buy, Shanghai, Rummy), beside the discard pile ---- */
 
   function claimBox(A, v, legal, w, nm) {
-    const named = w.verb && w.verb.toLowerCase() !== "buy" && (w.kind === "may_i" || w.kind === "buy") ? `${w.verb}?` : null;
-    const what = named || { may_i: "May I?", buy: "Buy?", shanghai: "Shanghai?", rummy: "Rummy?" }[w.kind] || w.kind;
+    const what = (ownVerb(w) && `${ownVerb(w)}?`) || { may_i: "May I?", buy: "Buy?", shanghai: "Shanghai?", rummy: "Rummy?" }[w.kind] || w.kind;
     const card = (w.card || v.discard_top);
     const head = w.kind === "shanghai" || w.kind === "rummy" ? `${nm[v.turn]} discarded ${RK.cardShort(card)}`
       : `${nm[v.turn]} let ${RK.cardShort(card)} go`;
@@ -159,26 +163,21 @@ RK.Moves = (function () {
       const L = sortLegal(legal);
       const guard = (text) => ({ onpointerdown: () => A.offerPressed(key), onclick: (ev) => A.offerClick(ev, key, text) });
       const opts = (a) => Object.assign({ cls: "claim-btn" + (a === "pass" ? "" : " primary"), fk: `claim-${a}` }, guard(a));
-      const kids = L.simple.map((a) => {
-        const b = btn(A, a, label(a, v, w), opts(a));
+      // each answer names the offer it answers, and is inert for a moment (and shows it)
+      const answer = (a, words) => {
+        const b = btn(A, a, words, opts(a));
         b.dataset.offer = key;
         if (fresh) b.setAttribute("aria-disabled", "true");
         return b;
-      });
-      for (const a of L.shanghaiLay) {
-        const b = btn(A, a, `Shanghai: lay ${layoffWords(a, v, nm)}`, opts(a));
-        b.dataset.offer = key;
-        if (fresh) b.setAttribute("aria-disabled", "true"); // inert for a moment, like the others, and it shows it
-        kids.push(b);
-      }
-      // a call against the clock: with three cards or fewer to shed, one tap each (no
-      // selecting first); else the card selected in the hand
+      };
+      const kids = L.simple.map((a) => answer(a, label(a, v, w)));
+      for (const a of L.shanghaiLay) kids.push(answer(a, `Shanghai: lay ${layoffWords(a, v, nm)}`));
+      // a call against the clock: with three cards or fewer to shed, one tap each in the
+      // hand's order (no selecting first); else the card selected in the hand
       if (L.rummy.size && L.rummy.size <= 3) {
-        for (const c of [...L.rummy].sort()) {
-          const b = btn(A, `rummy ${c}`, `Call Rummy, shedding ${RK.cardShort(c)}`, opts(`rummy ${c}`));
-          b.dataset.offer = key;
-          if (fresh) b.setAttribute("aria-disabled", "true");
-          kids.push(b);
+        const hand = v.hand || [];
+        for (const c of [...L.rummy].sort((x, y) => hand.indexOf(x) - hand.indexOf(y))) {
+          kids.push(answer(`rummy ${c}`, `Call Rummy, shedding ${RK.cardShort(c)}`));
         }
       } else if (L.rummy.size) kids.push(cardMove(A, "rummy", L.rummy, "Call Rummy, shedding", RK.Hand.selected(A.H)));
       body = h("div.claim-btns", null, kids);
@@ -189,7 +188,7 @@ RK.Moves = (function () {
       A.T.msg.hint.why ? ` — ${hintWhy(A.T.msg.hint.why, A.T.msg.hint.action, nm)}` : "") : null;
     const prefs = A.T.msg.seat !== null && A.T.msg.seat !== undefined ? h("label.small.claim-never", null,
       h("input#never-ask", { type: "checkbox", checked: A.T.prefs.claims === "never",
-        onchange: (ev) => A.setPrefs({ claims: ev.target.checked ? "never" : "always" }) }),
+        onchange: (ev) => A.setPrefs({ claims: ev.target.checked ? "never" : "fits" }) }),
       " Don't ask me again this game") : null;
     return h("div#claim.claim" + (fresh ? ".fresh" : ""), { role: "region", "aria-label": `${what} offer` },
       h("p.claim-head", null, h("strong", null, what), " ", head, " ",

@@ -523,6 +523,13 @@ RK.Table = (function () {
     return parts;
   }
 
+  /* In the break between deals, whether the one to play is a bot (bots wait; a person may
+     play at once, which ends the break). */
+  function botWaits(m, v) {
+    const s = m.pause && (m.seats || [])[v.current_player];
+    return !!(s && (s.kind || "").startsWith("bot"));
+  }
+
   function head(m, v, nm, seat, w) {
     const deals = v.deals ? `/${v.deals}` : "";
     const timer = !w && m.deadline ? h("span.timer.small", null, "⏱ ", h("span.countdown", { dataset: { deadline: m.deadline } },
@@ -536,7 +543,7 @@ RK.Table = (function () {
         h("button.tool.icon", { type: "button", dataset: { fk: "settings" }, "aria-haspopup": "dialog", "aria-label": "Settings",
           title: "Settings", onclick: () => RK.Side.settingsDialog(api()) }, "⚙")),
       h("p#contract.small", null, RK.Board.contractWords(v)),
-      h("p#turn.turn", null, RK.Board.turnWords(v, nm, seat, w, m.status, m.legal, m.pause), " ", timer),
+      h("p#turn.turn", null, RK.Board.turnWords(v, nm, seat, w, m.status, m.legal, botWaits(m, v) ? m.pause : null), " ", timer),
       m.table && m.table.deal_chosen ? h("p#seeded.small.seeded", null,
         "Dealt from a seed its creator chose: whoever knows the seed can know every card.") : null);
   }
