@@ -61,8 +61,10 @@ def start_server(db: Path) -> tuple[Any, threading.Thread, str, Any]:
     import uvicorn
 
     from rummykit.server.app import create_app
+    from rummykit.server.limits import Limits
 
-    app = create_app(f"sqlite:///{db}")
+    # one client making a table per test, many tests a minute: not the abuse the limit is for
+    app = create_app(f"sqlite:///{db}", limits=Limits(tables_per_ip=1000))
     port = free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     th = threading.Thread(target=srv.run, daemon=True)
