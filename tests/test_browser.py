@@ -1105,7 +1105,9 @@ def test_a_rummy_call_with_few_cards_to_shed_is_one_tap_per_card(contexts: Any, 
         page = contexts(PHONE).new_page()
         join(page, base, tid, "Ivy")
         offer = page.get_by_role("region", name="Rummy? offer")
-        offer.wait_for(timeout=20_000)
+        # the region shows before the seat is known ("The players are answering."); its
+        # answers follow once the page is the seat's
+        offer.get_by_role("button", name="Pass: don't call").wait_for(timeout=20_000)
         assert offer.get_by_role("button", name="Pass: don't call").count() == 1
         names = [page.evaluate("c => RK.cardShort(c)", c) for c in cards]
         buttons = [offer.get_by_role("button", name=f"Call Rummy, shedding {n}") for n in names]
