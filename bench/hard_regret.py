@@ -12,7 +12,10 @@ what the seat would expect if it could see the hands.  A choice's regret is the 
 candidate's value less its own, in points against the table's mean.  Settings: ``even`` —
 the default (32 deals of the unseen cards, two rounds of the table, then the leaf);
 ``lean`` — ``infer=1`` (deals leaning on the discards, ``bench/discard_signal.py``);
-``even64`` — 64 deals.  Also the hint's (medium's) choice.  Paired differences over the
+``even64`` — 64 deals; ``width5``, ``wide`` — five of medium's discards compared, or
+every one; ``screen8`` — every discard over 8 deals, the best three of them on to 32
+(``screen8w5``: the best five).  ``--settings`` picks some (``even`` is always one).
+Also the hint's (medium's) choice.  Paired differences over the
 same decisions are the figures to read; figures only, nothing is asserted.
 
 Decision ``k`` comes from game ``seed + i`` (seat ``s``'s bot ``7 * (seed + i) + s``).
@@ -36,7 +39,9 @@ from rummykit.engine.sample import Determinizer  # noqa: E402
 from rummykit.players import HeuristicPlayer  # noqa: E402
 from rummykit.players.search import SearchPlayer  # noqa: E402
 
-SETTINGS = {"even": {"samples": 32}, "lean": {"samples": 32, "infer": 1}, "even64": {"samples": 64}}
+SETTINGS = {"even": {"samples": 32}, "lean": {"samples": 32, "infer": 1}, "even64": {"samples": 64},
+            "width5": {"samples": 32, "width": 5}, "wide": {"samples": 32, "width": 99},
+            "screen8": {"samples": 32, "screen": 8}, "screen8w5": {"samples": 32, "screen": 8, "width": 5}}
 
 
 class TrueDeals(Determinizer):
@@ -60,7 +65,8 @@ class TrueDeals(Determinizer):
         return Game.from_state(self.setup, st)
 
 
-def decisions(states: int, seed: int, truth: int) -> list[dict[str, object]]:
+def decisions(states: int, seed: int, truth: int,
+              settings: dict[str, dict[str, int]]) -> list[dict[str, object]]:
     rng = random.Random(seed)
     rows: list[dict[str, object]] = []
     i = 0
@@ -78,7 +84,7 @@ def decisions(states: int, seed: int, truth: int) -> list[dict[str, object]]:
                 cands = probe.candidates(v, acts, hint)
                 if len(cands) > 1 and lean and any(lean):
                     chose = {}
-                    for name, kw in SETTINGS.items():
+                    for name, kw in settings.items():
                         picks = [SearchPlayer(31 * k + i, budget=1e9, **kw).choose(v, acts) for k in range(2)]
                         chose[name] = picks
                         cands += [a for a in picks if a not in cands]
@@ -108,15 +114,21 @@ def main() -> None:
     ap.add_argument("--states", type=int, default=100)
     ap.add_argument("--truth", type=int, default=96, help="true deals per decision")
     ap.add_argument("--seed", type=int, default=500)
+    ap.add_argument("--settings", default=",".join(SETTINGS), help="among " + ", ".join(SETTINGS))
     a = ap.parse_args()
+    names = ["even", *(n for n in a.settings.split(",") if n and n != "even")]
+    unknown = [n for n in names if n not in SETTINGS]
+    if unknown:
+        ap.error(f"unknown settings {', '.join(unknown)}: choose among {', '.join(SETTINGS)}")
+    settings = {n: SETTINGS[n] for n in names}
     t0 = time.process_time()
-    rows = decisions(a.states, a.seed, a.truth)
+    rows = decisions(a.states, a.seed, a.truth, settings)
     print(f"hard's regret against the true hands: {len(rows)} discard decisions of Contract Rummy for four, "
           f"{a.truth} true deals each, seed {a.seed}")
-    for name in ("hint", *SETTINGS):
+    for name in ("hint", *settings):
         m, se = mean_se([float(r[name]) for r in rows])  # type: ignore[arg-type]
         print(f"  {name:7s} regret {m:5.2f} ± {se:.2f} points")
-    for name in ("lean", "even64", "hint"):
+    for name in (*names[1:], "hint"):
         m, se = mean_se([float(r[name]) - float(r["even"]) for r in rows])  # type: ignore[arg-type]
         print(f"  {name} - even: {m:+.2f} ± {se:.2f}")
     print(f"({time.process_time() - t0:.0f} s of CPU)")

@@ -23,7 +23,7 @@ class Player(Protocol):
 
 LEVELS = ("random", "easy", "medium", "hard")
 SETTINGS = {"samples": int, "budget": float, "width": int, "horizon": int, "margin": float,
-            "most": int, "short_cost": float, "infer": int}
+            "most": int, "short_cost": float, "infer": int, "screen": int}
 
 
 def parse_settings(text: str) -> dict[str, Any]:

@@ -47,15 +47,20 @@ class SearchPlayer:
     issue 39's tuning: against three medium the best mean did better, in the seventh,
     whole-hand deal above all); ``most``: when after ``samples`` deals a candidate
     is ahead of the heuristic's choice but inside the margin, go on up to this many deals
-    (the budget still rules; default: no more than ``samples``)."""
+    (the budget still rules; default: no more than ``samples``); ``screen``: where
+    above 0, every discard is played out over this many deals first, and only the
+    ``width`` best of them (and the heuristic's choice) go on to the rest (0: the
+    heuristic's ``width`` favourites are compared, none other)."""
 
     name = "hard"
 
     def __init__(self, seed: int = 0, *, samples: int = 32, budget: float = 1.0, width: int = 3,
                  horizon: int = 2, margin: float = 0.0, most: int | None = None,
-                 short_cost: float = 10.0, infer: int = 0, variant: Variant | None = None):
+                 short_cost: float = 10.0, infer: int = 0, screen: int = 0, variant: Variant | None = None):
         if samples < 1 or budget <= 0 or width < 1 or horizon < 1:
             raise ValueError("samples, budget, width and horizon must be positive")
+        if not 0 <= screen < samples:
+            raise ValueError(f"screen ({screen}) must be at least 0 and fewer than samples ({samples})")
         if most is not None and most < samples:
             raise ValueError(f"most ({most}) must be at least samples ({samples})")
         self.seed = seed
@@ -68,6 +73,7 @@ class SearchPlayer:
         self.margin = margin
         self.short_cost = short_cost
         self.infer = infer
+        self.screen = screen
         self.variant = variant
         self.heuristic = HeuristicPlayer(seed, variant)
         self.last_stats: dict[str, Any] = {}
@@ -106,7 +112,8 @@ class SearchPlayer:
             ranked = h._rank_discards(v, seen, rules, hand, table, options)
             # a discard that fits the table is thrown calling Shanghai, as medium does
             called = {a.discard for a in acts if isinstance(a, CallShanghai) and a.discard is not None}
-            return [CallShanghai(discard=c) if c in called else Discard(c) for c in ranked[: self.width]]
+            kept = ranked if self.screen else ranked[: self.width]  # (a screen compares every one)
+            return [CallShanghai(discard=c) if c in called else Discard(c) for c in kept]
         return [hint]
 
     # -- the search ------------------------------------------------------------------------
@@ -124,16 +131,21 @@ class SearchPlayer:
             cands.insert(0, hint)
         base = cands.index(hint)
         values = self.evaluate(view, cands, base)
-        done = len(values[0])
+        done = len(values[base])
         if not done:  # the budget ran out before one deal was played out
             self.last_stats = {"searched": False, "samples": 0}
             return hint, why
-        means = [sum(x) / done for x in values]
+        # (a candidate a screen stopped has fewer deals: its mean is over those)
+        means = [sum(x) / len(x) for x in values]
         best = self._verdict(values, base)[0]
         a = cands[best]
         self.last_stats = {"searched": True, "samples": done,
                            "means": dict(zip(map(str, cands), means, strict=True))}
-        others = ", ".join(f"{c.text()} {m:+.1f}" for c, m in zip(cands, means, strict=True) if c != a)
+        others = ", ".join(f"{c.text()} {m:+.1f}" for c, m, x in zip(cands, means, values, strict=True)
+                           if c != a and len(x) == done)
+        if any(len(x) < done for x in values):
+            left = sum(len(x) < done for x in values)
+            others += f"; {left} other discards set aside after {self.screen} deals"
         if best == base:
             return a, (f"{why} Over {done} deals of the unseen cards nothing did clearly better "
                        f"({a.text()} {means[best]:+.1f} points against the table; {others}).")
@@ -148,8 +160,8 @@ class SearchPlayer:
         done = len(values[base])
         best, best_gain, close = base, 0.0, False
         for i in range(len(values)):
-            if i == base:
-                continue
+            if i == base or len(values[i]) != done:
+                continue  # (or stopped by the screen)
             diffs = [a - b for a, b in zip(values[i], values[base], strict=True)]
             gain = sum(diffs) / done
             var = sum((d - gain) ** 2 for d in diffs) / max(1, done - 1)
@@ -181,24 +193,31 @@ class SearchPlayer:
             deals = Determinizer(tv, v, self.leaning(tv, v) if self.infer else None)
         done = 0
         target = self.samples
+        playing = list(range(len(cands)))  # the candidates still compared
+        since, since_t = 0, start  # deals played, and when, since the field last changed
         while done < target:
-            spent = time.perf_counter() - start
-            if done and spent * (done + 1) / done > budget:
+            now = time.perf_counter()
+            if done > since and now - start + (now - since_t) / (done - since) > budget:
                 break  # one more determinization would overrun the budget
             deal_seed = self.rng.getrandbits(63)
             play_seed = self.rng.getrandbits(32)
             row = []
             dealt = deals.sample(random.Random(deal_seed))
-            for a in cands:
+            for i in playing:
                 g = dealt.copy()  # the same deal for every candidate
-                g.apply(a)
+                g.apply(cands[i])
                 got = self._rollout(g, seat, play_seed, sign, deadline)
                 if got is None:
                     return values  # out of time: this deal is left unfinished, unused
                 row.append(got)
-            for i, x in enumerate(row):
+            for i, x in zip(playing, row, strict=True):
                 values[i].append(x)
             done += 1
+            if done == self.screen and len(playing) > self.width + 1:
+                # the screen's best few (and the heuristic's choice) play on; the rest stop
+                best = sorted(playing, key=lambda i: -sum(values[i]))[: self.width]
+                playing = sorted(set(best) | {base})
+                since, since_t = done, time.perf_counter()
             if done == target < self.most and self._verdict(values, base)[1]:
                 target = self.most
         return values
