@@ -59,8 +59,8 @@ async def settle(pilot, app, offers=None, steps: int = 400) -> None:
         await pilot.pause()
         if isinstance(app.screen, Question):
             return
-        if app.offer() == "may_i" and app.never_may_i:
-            continue  # passed by itself
+        if app.passes_offer():
+            continue  # passed by itself (offers off, or a card that does not fit)
         if offers is not None and app.offer() == "may_i":
             text = await shown(pilot, app)
             assert "May I?" in text and "[buy]" in text and "Enter/Esc: pass" in text, text
@@ -81,7 +81,7 @@ def test_a_person_plays_a_whole_deal_with_the_keyboard_only(tmp_path, size):
     # Ann (seat 0) holds two sets and a card for each; seat 1 and seat 2 are medium bots
     g = deal("contract", *WHOLE_DEAL, dealer=2)
     s = stacked_session(tmp_path, g)
-    app = RummyApp(s, rk.get_variant("contract"), speed=0)
+    app = RummyApp(s, rk.get_variant("contract"), speed=0, claims="always")  # every offer, to see them
     offers: list[str] = []
 
     async def run():
@@ -208,7 +208,7 @@ def test_the_rules_in_the_help_do_not_show_the_projects_file_numbers(tmp_path):
 def test_never_offer_may_i_passes_every_offer_for_the_rest_of_the_game(tmp_path):
     g = deal("contract", *WHOLE_DEAL, dealer=2)
     s = stacked_session(tmp_path, g)
-    app = RummyApp(s, rk.get_variant("contract"), speed=0)
+    app = RummyApp(s, rk.get_variant("contract"), speed=0, claims="always")
 
     async def run():
         async with app.run_test(size=(80, 24)) as pilot:
@@ -257,12 +257,79 @@ def test_never_offer_may_i_is_kept_across_resume(tmp_path):
     s.store.close()
     store = Store(tmp_path / "games.sqlite3")
     saved = store.game(s.id)
-    assert saved.prefs == {"never_may_i": True}
+    assert saved.prefs == {"claims": "never"}
     again = Session.resume(store, saved)
     assert RummyApp(again, rk.get_variant("contract"), speed=0).never_may_i
-    # n again turns offers back on, and that is kept too
-    again.set_pref("never_may_i", False)
-    assert store.game(s.id).prefs == {"never_may_i": False}
+    # n again turns offers back on (for the cards that fit), and that is kept too
+    again.set_pref("claims", "fits")
+    assert store.game(s.id).prefs == {"claims": "fits"}
+    # a game saved before the choice had three answers still keeps its "never"
+    again.set_pref("claims", None)
+    again.set_pref("never_may_i", True)
+    assert RummyApp(Session.resume(store, store.game(s.id)), rk.get_variant("contract"), speed=0).never_may_i
+
+
+OFFERED = ["7H 7S 9C 9D 2S 4H 6C 8D JD KC", "7D 3C 4D 5D 6H 8H TS JS QD KD", "AS 3S 4S 5H 6S 8C TD JC QS KS"]
+
+
+def offered(tmp_path, card: str) -> Session:
+    """Ann (seat 0, two pairs toward two sets) is offered ``card`` (May I), seat 1's discard."""
+    g = deal("contract", OFFERED, "2D", "5S 8S 6D JH AH 3H 4C 2H TH", dealer=2)
+    for a in ("draw", "pass", "pass", "discard KC", "draw", "pass", f"discard {card}", "draw"):
+        g.apply(a)
+    assert g.phase == "may_i" and g.current_player == 0
+    return stacked_session(tmp_path, g)
+
+
+@pytest.mark.parametrize("card, fits", [("3C", False), ("7D", True)])
+def test_may_i_is_offered_by_default_only_for_a_card_that_fits_the_hand(tmp_path, card, fits):
+    """As in the browser: a May I offer of a card that does not bring the contract closer
+    (3C, to 7H 7S 9C 9D toward two sets) is passed by itself, with a line saying so; 7D is
+    put to the person.  a: every card is offered."""
+    s = offered(tmp_path, card)
+    n = len(s.game.actions)
+    app = RummyApp(s, rk.get_variant("contract"), speed=0)
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            if fits:
+                assert app.offer() == "may_i" and not app.passes_offer()
+                assert "m: May I" in await shown(pilot, app)
+                await pilot.press("escape")
+            else:
+                for _ in range(20):
+                    await pilot.pause()
+                    if len(s.game.actions) > n:
+                        break
+                assert s.game.actions[n] == "pass"  # (the bots play on)
+                said = "You passed on 3C: it does not fit your hand (a: be offered every card)."
+                assert said in app.messages
+
+    asyncio.run(run())
+
+
+def test_a_asks_about_every_discard_and_is_kept_with_the_game(tmp_path):
+    s = offered(tmp_path, "3C")
+    app = RummyApp(s, rk.get_variant("contract"), speed=0, claims="always")
+
+    async def run():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert app.offer() == "may_i" and not app.passes_offer()  # 3C is put to Ann
+            n = len(s.game.actions)
+            await pilot.press("a")  # back to the cards that fit: 3C goes by
+            for _ in range(20):
+                await pilot.pause()
+                if len(s.game.actions) > n:
+                    break
+            assert s.game.actions[n] == "pass"
+            assert s.store.game(s.id).prefs == {"claims": "fits"}
+
+    asyncio.run(run())
+    with pytest.raises(ValueError, match="claims"):
+        RummyApp(s, rk.get_variant("contract"), claims="sometimes")
 
 
 def test_card_texts_with_brackets_and_names_with_markup_are_shown_as_written(tmp_path):

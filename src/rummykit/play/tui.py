@@ -43,6 +43,7 @@ from textual.widgets.option_list import Option
 from ..cards import parse_card, sort_key
 from ..engine.actions import Action, Buy, CallRummy, CallShanghai, Discard, Pass
 from ..engine.game import IllegalActionError
+from ..players.fits import card_fits
 from ..rules.registry import Variant
 from .session import Session
 from .words import (
@@ -61,6 +62,8 @@ CARD_W = 6  # a boxed card: five columns and one of space
 SMALL_W = 4  # a card on one line: three columns and one of space
 CARD_TOKEN = re.compile(r"(?<![\w])(?:(10|[A2-9TJQK])([CDHS])|JK)(?![\w])")
 
+CLAIMS = ("fits", "always", "never")  # which May I / buy offers the person is asked (see RummyApp)
+
 KEYS = """Keys
   ←/→ space   move along your hand, select a card (or click it)
   [ ]  o      move the card under the cursor; sort by suit or rank
@@ -74,6 +77,7 @@ KEYS = """Keys
   When a discard is offered (May I, buy) or you may call Shanghai or Rummy:
   m           take it (May I / buy / call);  Enter or Esc: pass (the default)
   n           never offer May I again this game (n again: offer it)
+  a           offer every discard (a again: only the cards that fit your hand, the default)
   h  ?  q     a hint; this help; stop (the game is saved: resume goes on with it)
   Esc         closes any dialog, passes an offer, drops a pending discard or the selection
 """
@@ -239,6 +243,7 @@ class RummyApp(App[None]):
         Binding("m", "offer_take", "May I"),
         Binding("m", "meld", "Meld"),
         Binding("n", "never_may_i", "Never May I"),
+        Binding("a", "ask_always", "Ask always", show=False),
         Binding("g", "group", "Group"),
         Binding("l", "layoff", "Lay off"),
         Binding("w", "swap", "Swap", show=False),
@@ -257,15 +262,20 @@ class RummyApp(App[None]):
     ]
 
     def __init__(self, session: Session, variant: Variant, speed: float = 0.6, symbols: bool = True,
-                 never_may_i: bool | None = None):
+                 never_may_i: bool | None = None, claims: str | None = None):
         super().__init__()
         self.s = session
         self.variant = variant
         self.speed = speed
         self.symbols = symbols
-        # "n" (never offer May I) is kept with the game: a resumed game remembers it
-        kept = bool(session.prefs.get("never_may_i", False))
-        self.never_may_i = kept if never_may_i is None else never_may_i
+        # which May I / buy offers are put to the person: "fits" (only a card that fits the
+        # hand: the others are passed by themselves, as the browser does), "always", or
+        # "never" (n); kept with the game, so a resumed game remembers it (an older save's
+        # "never_may_i" too)
+        kept = session.prefs.get("claims") or ("never" if session.prefs.get("never_may_i") else "fits")
+        if claims is not None and claims not in CLAIMS:
+            raise ValueError(f"claims must be one of {', '.join(CLAIMS)}, not {claims!r}")
+        self.claims: str = claims or ("never" if never_may_i else "fits" if never_may_i is not None else kept)
         self.order: list[str] = []
         self.selected: set[int] = set()
         self.groups: list[list[str]] = []
@@ -334,7 +344,7 @@ class RummyApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         offer = self.offer()
-        if action == "never_may_i":  # at an offer, and at any time in a game with May I (to turn it back on)
+        if action in ("never_may_i", "ask_always"):  # at an offer, and at any time in a game with May I
             return offer == "may_i" or self.s.game.spec.buying is not None
         if action == "offer_take":
             return offer is not None
@@ -605,18 +615,37 @@ class RummyApp(App[None]):
                              lambda _r: self.exit())
             return
         if self.s.human_to_act:
-            if self.never_may_i and self.offer() == "may_i":
+            if self.passes_offer():
                 self.set_timer(max(self.speed, 0.01), self._auto_pass)
             return
         self.set_timer(max(self.speed, 0.01), self.bot_turn)
 
     def _auto_pass(self) -> None:
-        if self.waiting or not self.never_may_i or self.offer() != "may_i":
+        if self.waiting or not self.passes_offer():
             return
         top = self.s.view()["discard_top"]
         if self.act(Pass()):
-            self.messages.append(f"You passed on {top}: May I offers are off (n turns them back on).")
+            if self.never_may_i:
+                self.messages.append(f"You passed on {top}: May I offers are off (n turns them back on).")
+            else:
+                self.messages.append(f"You passed on {top}: it does not fit your hand "
+                                     "(a: be offered every card).")
             self.show_prompt(self.s.view())
+
+    @property
+    def never_may_i(self) -> bool:
+        return self.claims == "never"
+
+    def passes_offer(self) -> bool:
+        """Whether the May I / buy offer now before the person is passed without asking:
+        every one when offers are off (n), one whose card does not fit the hand by default."""
+        if self.offer() != "may_i" or self.claims == "always":
+            return False
+        if self.claims == "never":
+            return True
+        v = self.s.view()
+        top = v["discard_top"]
+        return top is not None and not card_fits(v, parse_card(top), self.s.game.variant)
 
     def _resume_flow(self) -> None:
         self.waiting = False
@@ -774,16 +803,27 @@ class RummyApp(App[None]):
             self.messages.append("Several calls are possible: choose one in the list (↑/↓, Enter).")
             self.show_prompt(self.s.view())
 
+    def action_ask_always(self) -> None:
+        self.claims = "fits" if self.claims == "always" else "always"
+        self.s.set_pref("claims", self.claims)
+        self.messages.append("Every discard will be offered (a: only the cards that fit your hand)."
+                             if self.claims == "always" else
+                             "Only the discards that fit your hand will be offered (a: every one).")
+        if self.passes_offer():  # the card now before the person does not fit: it goes by
+            self._auto_pass()
+            return
+        self.refresh_all()
+
     def action_never_may_i(self) -> None:
-        self.never_may_i = not self.never_may_i
-        self.s.set_pref("never_may_i", self.never_may_i)
+        self.claims = "fits" if self.never_may_i else "never"
+        self.s.set_pref("claims", self.claims)
         if self.never_may_i:
             self.messages.append("May I will not be offered again this game (n offers it again).")
             if self.offer() == "may_i":
                 self.act(Pass())
                 return
         else:
-            self.messages.append("May I offers are back on.")
+            self.messages.append("May I offers are back on, for the cards that fit your hand (a: every one).")
         self.refresh_all()
 
     def action_group(self) -> None:
