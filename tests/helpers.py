@@ -130,6 +130,20 @@ def seven_hand_rummy_offered() -> tuple[Game, int]:
     raise AssertionError("no Rummy call with three cards or fewer in 3,000 moves")
 
 
+def may_i_offered(card: str) -> Game:
+    """Contract Rummy for three: seat 0 (7H 7S 9C 9D 2S 4H 6C 8D JD + the 5S drawn, two pairs
+    toward two sets) is offered ``card`` (May I), seat 1's discard: 3C or 7D."""
+    from conftest import deal
+
+    hands = ["7H 7S 9C 9D 2S 4H 6C 8D JD KC", "7D 3C 4D 5D 6H 8H TS JS QD KD",
+             "AS 3S 4S 5H 6S 8C TD JC QS KS"]
+    g = deal("contract", hands, "2D", "5S 8S 6D JH AH 3H 4C 2H TH", dealer=2)
+    for a in ("draw", "pass", "pass", "discard KC", "draw", "pass", f"discard {card}", "draw"):
+        g.apply(a)
+    assert g.phase == "may_i" and g.current_player == 0
+    return g
+
+
 def movers(g: Game) -> list[int]:
     """The seat that made each of ``g``'s actions (its record replayed once)."""
     setup = g.record()

@@ -47,7 +47,9 @@ def script(tmp_path, variant: str, players: int, seed: int,
     s = Session.start(store, rk.get_variant(variant), players, ["medium"] * (players - 1), seed=seed)
     lines: list[str] = []
     while not s.is_over and (limit is None or len(lines) < limit):
-        if s.human_to_act:
+        if s.offer_goes_by():
+            s.play("pass")  # a card that does not fit: plain mode passes without asking
+        elif s.human_to_act:
             line = person_policy(s)
             lines.append(line)
             s.play(line)
@@ -170,7 +172,9 @@ def test_a_resumed_game_goes_on_exactly_as_the_uninterrupted_one(tmp_path):
         if played == 15 and not resumed:  # as if the terminal closed here
             s = Session.resume(store, store.last_unfinished())
             resumed = True
-        if s.human_to_act:
+        if s.offer_goes_by():
+            s.play("pass")  # as script() does
+        elif s.human_to_act:
             s.play(lines[played])
             played += 1
         else:
@@ -189,6 +193,36 @@ def test_an_illegal_move_in_plain_mode_is_explained_and_changes_nothing(tmp_path
     text = out.getvalue()
     assert "Not allowed:" in text and "There is no action 99" in text
     assert s.game.actions == before == store.game(s.id).actions
+
+
+def test_plain_mode_puts_a_may_i_to_the_person_only_when_the_card_fits_unless_asked(tmp_path):
+    """As the full-screen game and the browser: 3C, of no use toward 7H 7S 9C 9D's two
+    sets, passes by itself with a line saying so; "a" has every card offered, kept with the
+    game; 7D is offered."""
+    from helpers import may_i_offered, saved_game
+
+    for card, typed, asked in (("3C", "q\n", False), ("7D", "q\n", True), ("3C", "a\nq\n", False)):
+        store = Store(tmp_path / f"{card}{len(typed)}.sqlite3")
+        g = may_i_offered(card)
+        gid = saved_game(store, g, ["human", "medium", "medium"], "Ann")
+        s = Session.resume(store, store.game(gid))
+        out = io.StringIO()
+        PlainUI(s, rk.get_variant("contract"), io.StringIO(typed), out).run()
+        text = out.getvalue()
+        passed = "You passed on 3C: it does not fit your hand (a: be offered every card)." in text
+        assert passed == (not asked), text
+        assert (s.game.actions[len(g.actions):][:1] == ["pass"]) == (not asked)
+        if typed.startswith("a"):
+            assert "Every discard will be offered" in text and store.game(gid).prefs == {"claims": "always"}
+    # asked about every card from the start, 3C is put to the person
+    store = Store(tmp_path / "always.sqlite3")
+    g = may_i_offered("3C")
+    gid = saved_game(store, g, ["human", "medium", "medium"], "Ann")
+    store.set_prefs(gid, {"claims": "always"})
+    s = Session.resume(store, store.game(gid))
+    out = io.StringIO()
+    PlainUI(s, rk.get_variant("contract"), io.StringIO("q\n"), out).run()
+    assert "You passed on 3C" not in out.getvalue() and len(s.game.actions) == len(g.actions)
 
 
 def test_plain_mode_prints_the_view_in_words_and_numbered_actions(tmp_path):

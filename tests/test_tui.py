@@ -269,16 +269,11 @@ def test_never_offer_may_i_is_kept_across_resume(tmp_path):
     assert RummyApp(Session.resume(store, store.game(s.id)), rk.get_variant("contract"), speed=0).never_may_i
 
 
-OFFERED = ["7H 7S 9C 9D 2S 4H 6C 8D JD KC", "7D 3C 4D 5D 6H 8H TS JS QD KD", "AS 3S 4S 5H 6S 8C TD JC QS KS"]
-
-
 def offered(tmp_path, card: str) -> Session:
     """Ann (seat 0, two pairs toward two sets) is offered ``card`` (May I), seat 1's discard."""
-    g = deal("contract", OFFERED, "2D", "5S 8S 6D JH AH 3H 4C 2H TH", dealer=2)
-    for a in ("draw", "pass", "pass", "discard KC", "draw", "pass", f"discard {card}", "draw"):
-        g.apply(a)
-    assert g.phase == "may_i" and g.current_player == 0
-    return stacked_session(tmp_path, g)
+    from helpers import may_i_offered
+
+    return stacked_session(tmp_path, may_i_offered(card))
 
 
 @pytest.mark.parametrize("card, fits", [("3C", False), ("7D", True)])

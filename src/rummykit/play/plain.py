@@ -2,7 +2,9 @@
 
 It prints the table in words and the numbered legal actions, and reads a number or an
 action in text form (``draw``, ``meld 7H 7S 7D``, ``discard KC``...).  ``h`` asks for a
-hint, ``?`` shows the rules, ``q`` stops (the game is already saved).
+hint, ``?`` shows the rules, ``q`` stops (the game is already saved).  A May I / buy is put
+to the person only when the card fits their hand unless they ask for every one (``a``) or
+none (``n``), as in the full-screen game.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from .session import Session
 from .words import action_words, describe_view, drawn_note, for_person, round_table, standings
 
 HELP = ("Type the number of an action, or the action itself (for example: draw, take, "
-        "meld 7H 7S 7D, layoff 9C 2, discard KC). h: a hint. ?: the rules. q: stop (the game is saved).")
+        "meld 7H 7S 7D, layoff 9C 2, discard KC). h: a hint. ?: the rules. "
+        "a: be offered every discard (May I, buy), not only the ones that fit your hand. "
+        "n: never be offered one. q: stop (the game is saved).")
 
 
 class PlainUI:
@@ -83,6 +87,9 @@ class PlainUI:
                 if self.speed:
                     time.sleep(self.speed)
                 continue
+            if self.s.offer_goes_by():
+                self._pass_by_itself()
+                continue
             state = self.s.game.state_id
             if shown != state:
                 self.say(describe_view(self.s))
@@ -99,6 +106,15 @@ class PlainUI:
                 return "quit"
         self.say(standings(self.s))
         return "over"
+
+    def _pass_by_itself(self) -> None:
+        top = self.s.view()["discard_top"]
+        before = len(self.s.game.history)
+        self.s.play("pass")
+        why = ("offers are off (n: offer them again)" if self.s.claims == "never"
+               else "it does not fit your hand (a: be offered every card)")
+        self.say(f"  You passed on {top}: {why}.")
+        self._report(before)
 
     def _list_actions(self) -> None:
         for i, a in enumerate(self.s.legal_actions(), 1):
@@ -119,6 +135,13 @@ class PlainUI:
             from ..rules.describe import describe_rules
 
             self.say(describe_rules(self.variant))
+            return True
+        if text in ("a", "n"):
+            mode = {"a": "always", "n": "never"}[text]
+            self.s.set_claims("fits" if self.s.claims == mode else mode)
+            self.say({"always": "Every discard will be offered (a: only the ones that fit your hand).",
+                      "never": "No discard will be offered (n: the ones that fit your hand again).",
+                      "fits": "Only the discards that fit your hand will be offered."}[self.s.claims])
             return True
         if text in ("help", "-h", "--help"):
             self.say(HELP)

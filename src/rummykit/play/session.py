@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine.actions import Action
+from ..cards import parse_card
+from ..engine.actions import Action, Buy
 from ..engine.game import Game, IllegalActionError, fresh_seed, new_game, replay
 from ..engine.record import make_record
 from ..players import make_player
@@ -19,6 +20,7 @@ from ..rules.registry import Variant
 from ..store import SavedGame, Store
 
 HUMAN = "human"
+CLAIMS = ("fits", "always", "never")  # which May I / buy offers are put to the person (Session.claims)
 
 
 class Session:
@@ -57,6 +59,41 @@ class Session:
     def resume(cls, store: Store, saved: SavedGame) -> Session:
         g = replay(saved.record())
         return cls(store, saved.id, g, saved.seats, saved.human, saved.name, saved.prefs)
+
+    # -- offers out of turn ------------------------------------------------------------------
+
+    @property
+    def claims(self) -> str:
+        """Which May I / buy offers are put to the person: "fits" (the default: only a card
+        that fits the hand, :func:`~rummykit.players.fits.card_fits`, as in the browser),
+        "always", or "never"; kept with the game (an older save's "never_may_i" too)."""
+        kept = self.prefs.get("claims")
+        return kept if kept in CLAIMS else "never" if self.prefs.get("never_may_i") else "fits"
+
+    def set_claims(self, claims: str) -> None:
+        if claims not in CLAIMS:
+            raise ValueError(f"claims must be one of {', '.join(CLAIMS)}, not {claims!r}")
+        self.set_pref("claims", claims)
+
+    def at_offer(self) -> bool:
+        """Whether the person is asked a May I / buy now."""
+        return self.human_to_act and self.game.phase == "may_i" and any(
+            isinstance(a, Buy) for a in self.legal_actions())
+
+    def offer_goes_by(self, claims: str | None = None) -> bool:
+        """Whether the May I / buy offer now before the person passes without asking them
+        (``claims``: the mode, default :attr:`claims`): every one when offers are off, one
+        whose card does not fit the hand by default, none when every one is asked."""
+        mode = claims or self.claims
+        if mode == "always" or not self.at_offer():
+            return False
+        if mode == "never":
+            return True
+        from ..players.fits import card_fits
+
+        v = self.view()
+        top = v["discard_top"]
+        return top is not None and not card_fits(v, parse_card(top), self.game.variant)
 
     # -- play ------------------------------------------------------------------------------
 

@@ -43,9 +43,8 @@ from textual.widgets.option_list import Option
 from ..cards import parse_card, sort_key
 from ..engine.actions import Action, Buy, CallRummy, CallShanghai, Discard, Pass
 from ..engine.game import IllegalActionError
-from ..players.fits import card_fits
 from ..rules.registry import Variant
-from .session import Session
+from .session import CLAIMS, Session
 from .words import (
     action_words,
     contract_progress,
@@ -61,8 +60,6 @@ SUIT = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 CARD_W = 6  # a boxed card: five columns and one of space
 SMALL_W = 4  # a card on one line: three columns and one of space
 CARD_TOKEN = re.compile(r"(?<![\w])(?:(10|[A2-9TJQK])([CDHS])|JK)(?![\w])")
-
-CLAIMS = ("fits", "always", "never")  # which May I / buy offers the person is asked (see RummyApp)
 
 KEYS = """Keys
   ←/→ space   move along your hand, select a card (or click it)
@@ -272,7 +269,7 @@ class RummyApp(App[None]):
         # hand: the others are passed by themselves, as the browser does), "always", or
         # "never" (n); kept with the game, so a resumed game remembers it (an older save's
         # "never_may_i" too)
-        kept = session.prefs.get("claims") or ("never" if session.prefs.get("never_may_i") else "fits")
+        kept = session.claims
         if claims is not None and claims not in CLAIMS:
             raise ValueError(f"claims must be one of {', '.join(CLAIMS)}, not {claims!r}")
         self.claims: str = claims or ("never" if never_may_i else "fits" if never_may_i is not None else kept)
@@ -639,13 +636,7 @@ class RummyApp(App[None]):
     def passes_offer(self) -> bool:
         """Whether the May I / buy offer now before the person is passed without asking:
         every one when offers are off (n), one whose card does not fit the hand by default."""
-        if self.offer() != "may_i" or self.claims == "always":
-            return False
-        if self.claims == "never":
-            return True
-        v = self.s.view()
-        top = v["discard_top"]
-        return top is not None and not card_fits(v, parse_card(top), self.s.game.variant)
+        return self.s.offer_goes_by(self.claims)
 
     def _resume_flow(self) -> None:
         self.waiting = False
@@ -805,7 +796,7 @@ class RummyApp(App[None]):
 
     def action_ask_always(self) -> None:
         self.claims = "fits" if self.claims == "always" else "always"
-        self.s.set_pref("claims", self.claims)
+        self.s.set_claims(self.claims)
         self.messages.append("Every discard will be offered (a: only the cards that fit your hand)."
                              if self.claims == "always" else
                              "Only the discards that fit your hand will be offered (a: every one).")
@@ -816,7 +807,7 @@ class RummyApp(App[None]):
 
     def action_never_may_i(self) -> None:
         self.claims = "fits" if self.never_may_i else "never"
-        self.s.set_pref("claims", self.claims)
+        self.s.set_claims(self.claims)
         if self.never_may_i:
             self.messages.append("May I will not be offered again this game (n offers it again).")
             if self.offer() == "may_i":
