@@ -143,6 +143,33 @@ def test_the_hand_order_the_player_drags_survives_a_reload(server: dict[str, Any
     assert hand_on_screen(page) == ranked
 
 
+def test_a_dragged_card_stays_under_the_pointer(server: dict[str, Any], contexts: Any) -> None:
+    """A usability tester on a desktop: the card being dragged sat to the right of the
+    pointer by its place in the hand (250 px for the sixth card): the hand's own placing
+    (left, top, a transition) carried over to the dragged copy."""
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", *["bot:medium"] * 3], seed=7)
+    page = contexts(DESKTOP).new_page()
+    join(page, base, tid, "Dan")
+    page.wait_for_selector("#cards button.hc")
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    card = page.locator("#cards button.hc").nth(5)
+    box = card.bounding_box()
+    assert box
+    x0, y0 = box["x"] + 10, box["y"] + 12
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    x1, y1 = x0 + 40, y0 - 220
+    page.mouse.move(x1, y1, steps=8)
+    page.wait_for_timeout(200)  # (no transition may carry it off either)
+    ghost = page.locator(".drag-ghost").bounding_box()
+    page.mouse.move(x0, y0, steps=4)  # back to its place: nothing moves
+    page.mouse.up()
+    assert ghost
+    # held where it was pressed: 10 px from its left edge, 12 from its top (a -3 degree tilt)
+    assert abs(ghost["x"] - (x1 - 10)) < 12 and abs(ghost["y"] - (y1 - 12)) < 12, (ghost, x1, y1)
+
+
 def test_a_discarded_twin_leaves_its_copy_unselected(server: dict[str, Any], contexts: Any) -> None:
     """Issue 38's bug: after discarding one of two KC, the other started the next turn selected."""
     base = server["base"]

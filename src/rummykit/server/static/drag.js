@@ -35,6 +35,12 @@ RK.Drag = (function () {
     g.setAttribute("aria-hidden", "true");
     g.style.width = `${r.width}px`;
     g.style.height = `${r.height}px`;
+    // the copy is placed by its transform alone: not where the original sat in its row
+    // (a hand card's own left and top), nor slid there by the original's transition
+    g.style.left = "0px";
+    g.style.top = "0px";
+    g.style.margin = "0px";
+    g.style.transition = "none";
     document.body.append(g);
     d.ghost = g;
     d.src.classList.add("dragging");
