@@ -10,7 +10,8 @@ chose, or hard would compare, is valued **with the other hands as they really ar
 the stock re-dealt, ``--truth`` times, each played to the end of the round by medium bots):
 what the seat would expect if it could see the hands.  A choice's regret is the best
 candidate's value less its own, in points against the table's mean.  Settings: ``even`` —
-the default (32 deals of the unseen cards, two rounds of the table, then the leaf);
+medium's three best discards, 32 deals of the unseen cards, two rounds of the table, then
+the leaf (the default before the screen);
 ``lean`` — ``infer=1`` (deals leaning on the discards, ``bench/discard_signal.py``);
 ``even64`` — 64 deals; ``width5``, ``wide`` — five of medium's discards compared, or
 every one; ``screen8`` — every discard over 8 deals, the best three of them on to 32
@@ -39,8 +40,10 @@ from rummykit.engine.sample import Determinizer  # noqa: E402
 from rummykit.players import HeuristicPlayer  # noqa: E402
 from rummykit.players.search import SearchPlayer  # noqa: E402
 
-SETTINGS = {"even": {"samples": 32}, "lean": {"samples": 32, "infer": 1}, "even64": {"samples": 64},
-            "width5": {"samples": 32, "width": 5}, "wide": {"samples": 32, "width": 99},
+SETTINGS = {"even": {"samples": 32, "screen": 0}, "lean": {"samples": 32, "infer": 1, "screen": 0},
+            "even64": {"samples": 64, "screen": 0},
+            "width5": {"samples": 32, "width": 5, "screen": 0},
+            "wide": {"samples": 32, "width": 99, "screen": 0},
             "screen8": {"samples": 32, "screen": 8}, "screen8w5": {"samples": 32, "screen": 8, "width": 5}}
 
 
@@ -73,7 +76,7 @@ def decisions(states: int, seed: int, truth: int,
     while len(rows) < states:
         g = rk.new_game("contract", players=4, seed=seed + i)
         bots = [HeuristicPlayer(7 * (seed + i) + s) for s in range(4)]
-        probe = SearchPlayer(0, infer=1)
+        probe = SearchPlayer(0, infer=1, screen=0)
         while not g.is_over and len(rows) < states:
             s = g.current_player
             acts = g.legal_actions()
@@ -90,7 +93,7 @@ def decisions(states: int, seed: int, truth: int,
                         cands += [a for a in picks if a not in cands]
                     if hint not in cands:
                         cands.insert(0, hint)
-                    oracle = SearchPlayer(10_000 + i, samples=truth, budget=1e9, horizon=1000)
+                    oracle = SearchPlayer(10_000 + i, samples=truth, budget=1e9, horizon=1000, screen=0)
                     vals = oracle.evaluate(v, cands, cands.index(hint), deals=TrueDeals(v, g))
                     value = {a: sum(x) / len(x) for a, x in zip(cands, vals, strict=True)}
                     best = max(value.values())

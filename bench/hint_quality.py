@@ -12,7 +12,10 @@ this script asks for it and counts:
   not yet down, the hint discards one of two identical cards (``QS QS``: a set's start where
   the pack has copies; with one deck, two cards of a rank) while some other legal discard is
   a natural card that goes with nothing in the hand (no card of its rank; where the deal
-  wants runs, no card of its suit within a run's reach);
+  wants runs, no card of its suit within a run's reach); ``no one near out``: of them, those
+  whose sentence does not say an opponent may go out (with an opponent a card or two from
+  going out, points come first: a costly pair goes before a cheap loner, measured better
+  against the true hands, docs/bots.md);
 - **wild discards**: the hint discards a wild card while a natural card is a legal discard
   (``unexplained``: and its sentence does not say why, naming the wild card's fate: the word
   "wild" with "cannot" / "no meld");
@@ -224,6 +227,8 @@ def judge(v: rk.rules.registry.Variant, g: rk.engine.game.Game, seat: int, view:
             pair = copies == 2 if r.decks > 1 else sum(1 for x in hand if x.rank == c.rank) == 2
             if pair and not r.wild(c) and any(loner(x, hand, r) for x in naturals if x != c):
                 out["pair_breaks"] += 1
+                if "may go out" in why:  # points at risk: an opponent a card or two from going out
+                    out["pair_breaks_risk"] += 1
                 if shown["pair"] < show:
                     shown["pair"] += 1
                     print(f"  {v.id} pair-break: {rk.format_cards(hand)} -> {why}")
@@ -242,7 +247,9 @@ def pct(a: int, b: int) -> str:
 
 
 def line(name: str, got: Counter[str]) -> None:
+    calm = got["pair_breaks"] - got["pair_breaks_risk"]
     print(f"{name:<16} {got['discards']:>8}  {pct(got['pair_breaks'], got['sets_discards']):<26} "
+          f"{pct(calm, got['sets_discards']):<20} "
           f"{pct(got['wild_unexplained'], got['discards']):<24} {pct(got['wrong'], got['reasons']):<22}")
 
 
@@ -258,7 +265,8 @@ def main() -> None:
     games = 6 if args.quick else args.games
     print(f"hint quality: {games} games per ruleset, seats played by {args.lineup}, seeds "
           f"{args.seed}..{args.seed + games - 1}")
-    print(f"{'ruleset':<16} {'discards':>8}  {'pair-breaks (sets deals)':<26} {'wild (unexplained)':<24} "
+    print(f"{'ruleset':<16} {'discards':>8}  {'pair-breaks (sets deals)':<26} {'no one near out':<20} "
+          f"{'wild (unexplained)':<24} "
           f"{'wrong reasons':<22}")
     total = Counter[str]()
     t0 = time.process_time()

@@ -44,7 +44,8 @@ def main() -> None:
     r = rk.review(rec, a.seat, horizon=a.horizon, workers=a.workers)
     flagged = {x.step: x for d in r.deals for x in d.decisions if x.lost > 0}
     g = rk.replay(dict(rec, actions=[]))
-    bot = SearchPlayer(1, samples=a.samples, budget=math.inf, horizon=a.horizon or FAR, variant=g.variant)
+    bot = SearchPlayer(1, samples=a.samples, budget=math.inf, horizon=a.horizon or FAR, screen=0,
+                       variant=g.variant)
     sign = 1 if g.spec.high_wins else -1
     said = reviewed = true = 0.0
     print(f"seat {a.seat}: {len(flagged)} decisions with points lost")

@@ -262,7 +262,7 @@ def test_a_screen_plays_every_discard_a_few_deals_and_only_the_best_few_on():
     hint = HeuristicPlayer(3).choose(view, acts)
     score = {"3H": 9, "4H": 1, "5H": 2, "KC": 0, "QC": 4}
     score[str(hint.card)] = 0
-    narrow = CardScoredSearch(score, samples=6, width=2)
+    narrow = CardScoredSearch(score, samples=6, width=2, screen=0)
     assert len(set(narrow.played) | {str(narrow.choose(view, acts).card)}) <= 3  # medium's two and its choice
     wide = CardScoredSearch(score, samples=6, width=1, screen=2)
     assert wide.choose(view, acts) == rk.Discard(rk.parse_card("3H"))
@@ -273,8 +273,9 @@ def test_a_screen_plays_every_discard_a_few_deals_and_only_the_best_few_on():
     why = wide.explain(view, acts)[1]
     assert "3 other discards set aside after 2 deals" in why, why
     with pytest.raises(ValueError, match="screen"):
-        SearchPlayer(1, samples=8, screen=8)
-    assert make_player("hard:screen=8").screen == 8 and make_player("hard").screen == 0
+        SearchPlayer(1, samples=8, screen=-1)
+    assert len(CardScoredSearch(score, samples=2, screen=8).candidates(view, acts, hint)) == 3  # no screen
+    assert make_player("hard:screen=0").screen == 0 and make_player("hard").screen == 8
 
 
 def test_search_budget_is_kept_inside_a_deal_and_a_deal_cut_short_is_not_used(monkeypatch):

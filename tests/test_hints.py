@@ -286,6 +286,34 @@ def _next_seat_down_to(cards_left: str, seat1: str):
     return g
 
 
+def test_against_one_card_left_points_go_before_the_cards_a_meld_might_use():
+    """Seat 2 holds one card and is down: it goes out within a turn or two, before seat 1
+    (tens TC TD TH TS, pairs QS QS and 9D 9H: one card from two sets of three) can use what it
+    keeps; a cheap loner is the old choice (4C, 5 points), the measured one sheds points:
+    a queen, a nine or the fourth ten (``/work/danger/keep.py``: Contract Rummy for four,
+    40 such decisions where the two differ, 4.1 ± 0.7 points better each)."""
+    g = _next_seat_down_to("5D", "TC TD TH TS QS QS 9D 9H 2S 3C 4C")
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert action.card in P("QS 9D 9H TC TD TH TS"), why
+    c = str(action.card)
+    assert why.startswith(f"Discard {c}: Seat 2 has one card left and may go out at once; {c} costs"), why
+
+
+def test_basic_rummy_against_one_card_left_the_hint_sheds_an_eight_not_the_three():
+    """A usability tester, Basic Rummy for two, the bot on one card: the hint said
+    "Discard 3C: Seat 1 may go out soon and 3C costs 3 points, more than its chance of a meld
+    is worth", keeping 8S 8D and 5D 7D 8D, and the review called the move the game's worst."""
+    g = deal("basic", ["2C 3D 4H 6S 9C JD QH KS AS 5C", "8S 3C 5D 7D TH JH QS KD 2H 4S"], "6C",
+             "8D 9H 9S")
+    hands = [P("6S"), P("8S 3C 5D 7D")]
+    set_position(g, hands=hands)
+    g.apply("draw")  # seat 1 draws 8D
+    assert g.current_player == 1 and g.phase == "play" and g.view(1)["hand_sizes"] == [1, 5]
+    action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
+    assert isinstance(action, rk.Discard) and action.card != rk.parse_card("3C"), why
+    assert action.card in P("8S 8D 7D"), why
+
+
 def test_a_card_that_would_let_the_next_player_lay_it_off_and_go_out_is_kept():
     # seat 2 holds one card: KC would go on its kings, then its last card out; seat 1 sheds
     # a cheaper loner instead, though KC is the costliest card it can spare

@@ -268,7 +268,7 @@ def judge(view: View, taken_text: str, variant: Variant, settings: Settings, ste
     acts = first.legal_actions()  # the seat's moves: a function of what it sees
     taken = parse_action(taken_text)
     horizon = FAR if settings.horizon is None else settings.horizon
-    bot = SearchPlayer(key % 2**32, samples=settings.samples, budget=math.inf, horizon=horizon,
+    bot = SearchPlayer(key % 2**32, samples=settings.samples, budget=math.inf, horizon=horizon, screen=0,
                        margin=settings.margin, variant=variant)
     hint, hint_why = bot.heuristic.explain(view, acts)
     cands = bot.candidates(view, acts, hint)

@@ -50,17 +50,20 @@ class SearchPlayer:
     (the budget still rules; default: no more than ``samples``); ``screen``: where
     above 0, every discard is played out over this many deals first, and only the
     ``width`` best of them (and the heuristic's choice) go on to the rest (0: the
-    heuristic's ``width`` favourites are compared, none other)."""
+    heuristic's ``width`` favourites are compared, none other, as with no more ``samples``
+    than the screen's deals); against the true hands the
+    screen of 8 lost 1.5 ± 0.7 points less per discard than medium's three best,
+    ``bench/hard_regret.py``)."""
 
     name = "hard"
 
     def __init__(self, seed: int = 0, *, samples: int = 32, budget: float = 1.0, width: int = 3,
                  horizon: int = 2, margin: float = 0.0, most: int | None = None,
-                 short_cost: float = 10.0, infer: int = 0, screen: int = 0, variant: Variant | None = None):
+                 short_cost: float = 10.0, infer: int = 0, screen: int = 8, variant: Variant | None = None):
         if samples < 1 or budget <= 0 or width < 1 or horizon < 1:
             raise ValueError("samples, budget, width and horizon must be positive")
-        if not 0 <= screen < samples:
-            raise ValueError(f"screen ({screen}) must be at least 0 and fewer than samples ({samples})")
+        if screen < 0:
+            raise ValueError(f"screen ({screen}) must be at least 0")
         if most is not None and most < samples:
             raise ValueError(f"most ({most}) must be at least samples ({samples})")
         self.seed = seed
@@ -112,7 +115,8 @@ class SearchPlayer:
             ranked = h._rank_discards(v, seen, rules, hand, table, options)
             # a discard that fits the table is thrown calling Shanghai, as medium does
             called = {a.discard for a in acts if isinstance(a, CallShanghai) and a.discard is not None}
-            kept = ranked if self.screen else ranked[: self.width]  # (a screen compares every one)
+            screened = 0 < self.screen < self.samples  # (a screen compares every one)
+            kept = ranked if screened else ranked[: self.width]
             return [CallShanghai(discard=c) if c in called else Discard(c) for c in kept]
         return [hint]
 
