@@ -144,6 +144,20 @@ def may_i_offered(card: str) -> Game:
     return g
 
 
+def may_i_for_seats_1_2_3() -> Game:
+    """Contract Rummy for four, dealer 3: seat 0 has drawn from the stock, and the upcard 2D
+    is offered (May I) to seats 1, 2 and 3, in that order of priority."""
+    from conftest import deal
+
+    hands = ["7H 7S 9C 9D 2S 4H 6C 8D JD KC", "7D 3C 4D 5D 6H 8H TS JS QD KD",
+             "AS 3S 4S 5H 6S 8C TD JC QS KS", "2C 2H 3D 5C 9H TH QH AC AD 4S"]
+    g = deal("contract", hands, "2D", "5S 8S 6D JH AH 3H 4C 2H TH 9S 9C", dealer=3)
+    g.apply("draw")
+    w = g.claim_window()
+    assert w is not None and w.seats == (1, 2, 3) and str(w.card) == "2D"
+    return g
+
+
 def movers(g: Game) -> list[int]:
     """The seat that made each of ``g``'s actions (its record replayed once)."""
     setup = g.record()

@@ -827,6 +827,36 @@ def test_a_may_i_is_asked_of_both_people_at_once_with_a_countdown(
         assert time.monotonic() - t1 < left - 0.5
 
 
+def test_a_may_i_lost_to_a_player_ahead_says_so_in_the_losers_log(contexts: Any, tmp_path: Path) -> None:
+    """A usability tester pressed May I on Q♥ and a bot ahead of her got it: the log said only
+    that the bot bought it.  Bob (seat 1) and Cat (seat 2) both ask for 2D; Bob is first."""
+    from browserkit import start_server
+    from helpers import may_i_for_seats_1_2_3, stored_table
+
+    g = may_i_for_seats_1_2_3()
+    db = tmp_path / "server.db"
+    tid = stored_table(db, g, ["medium", "human", "human", "medium"], "a lost May I", claim_seconds=30)
+    srv, th, base, _app = start_server(db)
+    try:
+        bob, cat = contexts(DESKTOP).new_page(), contexts(PHONE).new_page()
+        for p in (bob, cat):
+            ask_every_time(p, tid)
+        join(bob, base, tid, "Bob")
+        join(cat, base, tid, "Cat")
+        for p in (bob, cat):
+            p.wait_for_selector('#claim [data-action="buy"]:not([aria-disabled="true"])', timeout=20_000)
+            p.click('#claim [data-action="buy"]')
+        cat.get_by_role("button", name="Log & chat").click()
+        for p in (bob, cat):
+            p.locator("#log li", has_text="Bob said 'May I' and took 2♦").wait_for(timeout=30_000)
+        note = cat.locator("#log li", has_text="Bob said 'May I' and took 2♦").locator(".private")
+        assert note.inner_text().strip() == "(your May I lost: Bob was ahead of you)"
+        assert bob.locator("#log li .private").count() == 0
+    finally:
+        srv.should_exit = True
+        th.join(15)
+
+
 def test_the_hint_names_players_as_the_table_does_and_does_not_say_its_move_twice(
         server: dict[str, Any], contexts: Any) -> None:
     # the engine's sentence counts seats from 0 ("Seat 1" is the second seat); the table shows

@@ -182,6 +182,8 @@ RK.Table = (function () {
     T.error = "";
     T.pending = true;
     T.showHint = false;
+    // a claim may lose to a player ahead: remembered, to say so beside the log's line
+    if (action === "buy" && w) T.claimed = { card: w.card || (m.view && m.view.discard_top), verb: w.verb || (w.kind === "buy" ? "buy" : "May I") };
     document.body.dataset.pending = "1";
     T.ws.send(JSON.stringify({ type: "act", state_id: sid, action }));
     render();
@@ -268,11 +270,20 @@ RK.Table = (function () {
     T.freshMelds = ov ? new Set((v.meld_info || []).map((x) => x.number).filter((n) => !before.has(n))) : new Set();
   }
 
-  /* A Shanghai call between this seat and another moves a card from the caller's hand to
-     the discarder's, drawn face down: the log is everyone's and does not name it, but the
-     two players know it.  Read from the hand's change and kept beside the log's entry. */
+  /* What only this seat knows of a log entry, kept beside it.  A Shanghai call between this
+     seat and another moves a card from the caller's hand to the discarder's, drawn face
+     down: the log is everyone's and does not name it, but the two players know it (read
+     from the hand's change).  A May I or buy this seat asked for and a player ahead of it
+     got: the log names the winner only. */
   function privateNotes(ov, v, fresh, first) {
     if (!ov || v.seat === null || v.seat === undefined) return;
+    if (ov.round !== v.round) T.claimed = null;
+    // a May I / buy this seat asked for, which a player ahead of it got
+    fresh.forEach((e, i) => {
+      if (!T.claimed || (e.verb !== "buy" && e.verb !== "take") || e.card !== T.claimed.card) return;
+      if (e.seat !== v.seat) T.notes.set(first + i, `your ${T.claimed.verb} lost: Seat ${e.seat} was ahead of you`);
+      T.claimed = null;
+    });
     const less = (a, b) => { const rest = a.slice(); for (const c of b) { const i = rest.indexOf(c); if (i >= 0) rest.splice(i, 1); } return rest; };
     fresh.forEach((e, i) => {
       if (e.verb !== "shanghai" || e.discarder === undefined || e.discarder === e.seat) return;
