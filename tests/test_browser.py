@@ -1062,6 +1062,25 @@ def test_the_discard_pile_stays_in_view_on_a_short_desktop_window_with_the_hint_
     assert inside
 
 
+def test_the_discard_pile_stays_in_view_at_1280_by_800_with_the_hint_and_the_melds_listed(
+        server: dict[str, Any], contexts: Any) -> None:
+    """A second tester, 1280 x 800: after drawing, with the hint open and the contract's
+    melds listed under the hand, the discard pile was cut off at the felt's foot."""
+    page = seed_136_to_play(server, contexts(DESKTOP), "Yan", hints=True)
+    sid = state_id(page)
+    page.locator('#actions button[data-action="draw"]').click()
+    page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
+    page.locator('[data-fk="hint"]').click()
+    page.wait_for_selector("#hint")
+    page.evaluate("() => document.querySelectorAll('#actions details').forEach(d => { d.open = true; })")
+    page.wait_for_timeout(200)
+    inside = page.evaluate("""() => { const f = document.querySelector('.felt').getBoundingClientRect();
+        return ['#stock', '#discard'].map(s => {
+            const r = document.querySelector(s).getBoundingClientRect();
+            return [s, r.top >= f.top - 0.5 && r.bottom <= f.bottom + 0.5, r.bottom, f.bottom]; }); }""")
+    assert all(ok for _, ok, _, _ in inside), inside
+
+
 def test_after_swapping_one_of_two_copies_for_a_joker_the_jokers_moves_are_offered(
         contexts: Any, tmp_path: Path) -> None:
     """Contract Rummy deal 2: seat 1 is down with a run 3H 4H JK=5H 6H, holds two 5H, and

@@ -63,8 +63,11 @@ RK.Moves = (function () {
     return m ? `${RK.cardShort(c)} as ${RK.meaningShort(m)}` : RK.cardShort(c);
   }
 
+  /* "meld JH JK=QH KH AH" -> "J♥ JK (as Q♥) K♥ A♥": among several cards, a wild card's
+     meaning in brackets (a tester read "JK as Q♥ K♥ A♥" as the joker standing for three). */
   function meldWords(text) {
-    return text.replace(/^meld /, "").split("/").map((g) => g.trim().split(/\s+/).map(tokenWords).join(" ")).join(" / ");
+    const word = (tok) => { const [c, m] = tok.split("="); return m ? `${RK.cardShort(c)} (as ${RK.meaningShort(m)})` : RK.cardShort(c); };
+    return text.replace(/^meld /, "").split("/").map((g) => g.trim().split(/\s+/).map(word).join(" ")).join(" / ");
   }
 
   function meldOwner(v, nm, n) {
@@ -184,7 +187,7 @@ RK.Moves = (function () {
     } else body = h("p.small.muted", null, A.T.msg.seat !== null ? "You are not asked this time." : "The players are answering.");
     // the hint answers the offer too, where the table gives hints (no need to open it)
     const hint = A.T.hints && legal.length && !w.answered && A.T.msg.hint ? h("p#claim-hint.small.claim-hint", null,
-      h("strong", null, "Hint: "), adviceWords(A.T.msg.hint.action, v, nm),
+      h("strong", null, "Hint: "), adviceWords(A.T.msg.hint.action, v, nm, w),
       A.T.msg.hint.why ? ` — ${hintWhy(A.T.msg.hint.why, A.T.msg.hint.action, nm)}` : "") : null;
     const prefs = A.T.msg.seat !== null && A.T.msg.seat !== undefined ? h("label.small.claim-never", null,
       h("input#never-ask", { type: "checkbox", checked: A.T.prefs.claims === "never",
@@ -206,11 +209,13 @@ RK.Moves = (function () {
   }
 
   /* "discard 7H" -> "Discard 7♥": a move as advice. */
-  function adviceWords(a, v, nm) {
+  function adviceWords(a, v, nm, win) {
+    // a buy in the words of its button: "May I", the ruleset's own ("I want it"), or "Buy it"
+    const buy = ownVerb(win) ? `Say "${ownVerb(win)}"` : win && win.kind === "may_i" ? "Say May I" : "Buy it";
     const w = a.split(/\s+/);
     const c = w[1] ? tokenWords(w[1]) : "";
     return ({ draw: "Draw from the stock", take: `Take ${v.discard_top ? RK.cardShort(v.discard_top) : "the discard"}`,
-      discard: `Discard ${c}`, pass: "Pass", buy: "Buy it", meld: `Meld ${meldWords(a)}`, cut: "Cut the pack",
+      discard: `Discard ${c}`, pass: "Pass", buy, meld: `Meld ${meldWords(a)}`, cut: "Cut the pack",
       layoff: w[0] === "layoff" ? `Lay off ${layoffWords(a, v, nm)}` : "", swap: `Swap ${c} into meld ${w[2]}`,
       shanghai: w.length === 2 ? `Discard ${c} calling Shanghai` : "Call Shanghai", rummy: `Call Rummy, shedding ${c}` })[w[0]] || a;
   }
