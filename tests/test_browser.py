@@ -938,6 +938,15 @@ def test_a_contract_built_in_the_meld_areas_shows_its_lay_down_button_on_a_phone
                 boxBottom: Math.min(m.bottom, cover, innerHeight)};
     }""")
     assert box["top"] >= box["boxTop"] - 0.5 and box["bottom"] <= box["boxBottom"] + 0.5, box
+    # no button's words run past its border (a tester's "Arrange" did, beside "Your hand: 11
+    # cards (3 in the meld areas) · score 0")
+    over = page.evaluate("""() => [...document.querySelectorAll('#hand button')].filter(b => {
+        if (!b.offsetParent || !b.textContent.trim()) return false;
+        const r = document.createRange(); r.selectNodeContents(b);
+        const cs = getComputedStyle(b);
+        const room = b.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+        return r.getBoundingClientRect().width > room + 1; }).map(b => b.textContent.trim())""")
+    assert not over, over
 
 
 def test_the_meld_areas_button_stays_in_view_on_a_phone_while_the_groups_scroll(
