@@ -170,6 +170,28 @@ def test_a_dragged_card_stays_under_the_pointer(server: dict[str, Any], contexts
     assert abs(ghost["x"] - (x1 - 10)) < 12 and abs(ghost["y"] - (y1 - 12)) < 12, (ghost, x1, y1)
 
 
+def test_an_earlier_deals_log_leaves_room_for_this_deals(server: dict[str, Any], contexts: Any) -> None:
+    """A tester in deal 2 found the side panel opening on deal 1's log, this deal's far below:
+    the earlier deal, kept open to show how it ended, took the pane's whole height."""
+    base = server["base"]
+    tid = make_table(base, ruleset="contract", seats=["human", *["bot:medium"] * 3], seed=7, bot_delay=0.3)
+    page = contexts(DESKTOP).new_page()
+    join(page, base, tid, "Dan")
+    page.wait_for_selector("#log li")
+    page.evaluate("""() => RK.Side.keepLog(0, Array.from({length: 80},
+        (_, i) => ({text: `Seat 1 drew from the stock (${i})`})), [])""")
+    sid = state_id(page)
+    page.wait_for_function("sid => +document.body.dataset.stateId !== sid", arg=sid, timeout=30_000)
+    page.wait_for_selector("#pane-log details.log-past")
+    box = page.evaluate("""() => { const l = document.getElementById('log').getBoundingClientRect();
+        const p = document.getElementById('pane-log').getBoundingClientRect();
+        return {h: l.height, top: l.top, bottom: p.bottom}; }""")
+    assert box["h"] >= 150 and box["top"] < box["bottom"] - 150, box
+    # and the earlier deal still shows how it ended
+    past = page.locator("#pane-log details.log-past ol")
+    assert past.evaluate("o => o.scrollTop + o.clientHeight >= o.scrollHeight - 2")
+
+
 def test_a_discarded_twin_leaves_its_copy_unselected(server: dict[str, Any], contexts: Any) -> None:
     """Issue 38's bug: after discarding one of two KC, the other started the next turn selected."""
     base = server["base"]

@@ -94,6 +94,7 @@ RK.Side = (function () {
       paneLog.replaceChildren(...S.past.map((p, i) => h("details.log-past", { open: i === S.past.length - 1 }, h("summary", null, `Deal ${p.round}`),
         h("ol.log", null, p.items.map((t) => h("li", null, t))))), log);
       if (atEnd) log.scrollTop = log.scrollHeight;
+      for (const o of paneLog.querySelectorAll(".log-past ol")) o.scrollTop = o.scrollHeight;  // how it ended
     } else paneLog.replaceChildren(h("p.muted.small", null, "Nothing has happened yet."));
     drawTablePane(A);
     drawMutes(A);
