@@ -1093,6 +1093,24 @@ def test_the_discard_pile_stays_in_view_on_a_short_desktop_window_with_the_hint_
     assert inside
 
 
+def test_a_hint_to_meld_shows_the_meld_button_it_means(server: dict[str, Any], contexts: Any) -> None:
+    """A tester on a phone: the hint said "Meld 2♣ 2♦ 2♠", its button folded away under "A way
+    to lay down"."""
+    page = seed_136_to_play(server, contexts(PHONE), "Ula", hints=True)
+    sid = state_id(page)
+    page.locator('#actions button[data-action="draw"]').click()
+    page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
+    page.locator('[data-fk="hint"]').click()
+    page.wait_for_selector("#hint")
+    text = page.inner_text("#hint")
+    assert text.startswith("Hint: Meld "), text
+    hinted = page.locator("#actions button.hinted")
+    assert hinted.count() == 1 and hinted.is_visible()
+    assert hinted.inner_text() == text.split(" — ")[0].removeprefix("Hint: ")
+    hinted.scroll_into_view_if_needed()
+    assert in_view(page, "#actions button.hinted")
+
+
 def test_the_discard_pile_stays_in_view_at_1280_by_800_with_the_hint_and_the_melds_listed(
         server: dict[str, Any], contexts: Any) -> None:
     """A second tester, 1280 x 800: after drawing, with the hint open and the contract's

@@ -137,9 +137,13 @@ RK.Moves = (function () {
       .concat(L.shanghaiLay.map((a) => fitBtn(a, "Shanghai: lay")));
     if (fits.length) more.push(h("div.fits", { role: "group", "aria-label": forSel ? "Where the selected cards fit" : "Cards that fit a meld on the table" }, fits));
     if (L.melds.length && !(A.H && A.H.groups.length)) {
-      more.push(h("details#ways.ways", { open: A.T.waysOpen || null, ontoggle: (ev) => { A.T.waysOpen = ev.target.open; } },
+      // the hint's meld, shown and marked (a tester read "Meld 2♣ 2♦ 2♠" with its button folded away)
+      const hinted = A.T.showHint && A.T.msg && A.T.msg.hint ? A.T.msg.hint.action : null;
+      const shown = L.melds.slice(0, 12);
+      if (hinted && L.melds.includes(hinted) && !shown.includes(hinted)) shown.push(hinted);
+      more.push(h("details#ways.ways", { open: A.T.waysOpen || shown.includes(hinted) || null, ontoggle: (ev) => { A.T.waysOpen = ev.target.open; } },
         h("summary", null, waysWords(A, v, L.melds.length)),
-        h("div.btnrow", null, L.melds.slice(0, 12).map((a) => btn(A, a, `Meld ${meldWords(a)}`, { cls: "meld" })))));
+        h("div.btnrow", null, shown.map((a) => btn(A, a, `Meld ${meldWords(a)}`, { cls: "meld" + (a === hinted ? " hinted" : "") })))));
     }
     for (const a of L.other) more.push(btn(A, a, a));
     const tools = [
