@@ -335,8 +335,8 @@ def test_a_discard_that_brings_the_contract_closer_is_taken_and_the_reason_count
     g = deal("contract", [OTHERS[0], "TC TD QS 4C 7D JH 6S 8H 2S 9C", OTHERS[1]], "QD", "5H")
     action, why = HeuristicPlayer(1).explain(g.view(1), g.legal_actions())
     assert action == rk.Take()
-    assert why == ("Take QD: it makes QD QS (a pair toward a set of queens), toward two sets of "
-                   "three (3 cards short, then 2).")
+    assert why == ("Take QD: it makes QD QS (a pair toward a set of queens), so two sets of "
+                   "three is 2 cards short instead of 3.")
 
 
 def test_a_discard_that_does_not_bring_the_contract_closer_is_passed_with_the_reason():

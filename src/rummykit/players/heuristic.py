@@ -654,9 +654,11 @@ class HeuristicPlayer:
         made = f"it makes {g.words()}" if g is not None else f"it goes with {format_cards(e.partners(top))}"
         if not v.spec.contracts or view.down[view.seat]:
             return f"Take {top}: {made}."
-        then = "none: you can lay it down" if after == 0 else str(after)
-        return (f"Take {top}: {made}, toward {self._contract_words(v, view)} "
-                f"({_cards(before)} short, then {then}).")
+        words = self._contract_words(v, view)
+        # (as a buy says it: "3 cards short, then 2" read as a riddle to a tester)
+        if after == 0:
+            return f"Take {top}: {made}, so you can lay down {words} (it was {_cards(before)} short)."
+        return f"Take {top}: {made}, so {words} is {_cards(after)} short instead of {before}."
 
     def _buy_words(self, v: Variant, view: Seen, hand: list[Card], table: list[TableMeld], top: Card,
                    before: int) -> str:
