@@ -109,6 +109,11 @@ def test_the_review_of_a_finished_table_is_opened_from_the_result_and_stepped_th
     other = contexts(PHONE).new_page()
     other.goto(f"{base}/t/{tid}/review?seat=0&m=1")
     other.wait_for_selector(f"#rv-step >> text=Moment 2 of {steps}")
+    # the table of the deals fits the phone: no column scrolled out of sight (a tester's
+    # Cards and Choices were)
+    wide = other.evaluate("() => { const s = document.querySelector('#rv-totals .scroll');"
+                          " return [s.scrollWidth, s.clientWidth]; }")
+    assert wide[0] <= wide[1] + 1, wide
     if os.environ.get("RUMMYKIT_SHOTS"):  # to look at
         other.screenshot(path=os.path.join(os.environ["RUMMYKIT_SHOTS"], "review-phone.png"), full_page=True)
     # and from there, another seat's review

@@ -493,7 +493,7 @@ def _why(h: HeuristicPlayer, view: View, variant: Variant, cands: list[Action], 
             return f"Discard {b.card} rather than {a.card}: {said}"
     if b == hint:
         return hint_why
-    return (f"{_cap(_say(b, top))}: played out over {n} deals of the cards you could not see, it left you "
+    return (f"{_cap(_say(b, top))}: played on with {n} guesses at the hidden cards, it left you about "
             f"{lost:.1f} points better off against the table than {_say(a, top)}.")
 
 

@@ -154,9 +154,11 @@ RK.Review = (function () {
     const others = nm.map((n, i) => (i === R.seat ? null : h("a", { href: `/t/${R.id}/review?seat=${i}` }, `${n}'s review`)));
     return h("section#rv-head.panel", { "aria-labelledby": "rv-h" },
       h("h1#rv-h", null, `${who}'s game, reviewed · ${rv.name}`),
-      h("p.small", null, `Every decision ${who} made is judged only on what ${who} could see at that moment: ${s.samples} deals `
-        + `of the cards ${who} could not see, each move worth comparing played out by the hard bot (${ahead}). Points are `
-        + `against the table: ${who}'s points less the other players' mean, so + is good.`),
+      // in a player's words (a tester found "32 deals of the cards you could not see" jargon)
+      h("p.small", null, `Each decision ${who} made is judged on what ${who} could see then, and nothing more: the `
+        + `computer guessed the hidden cards ${s.samples} times and, for each sensible move, played the deal on `
+        + `(${ahead}) with every guess, so that the moves meet the same luck. Points are ${who}'s against the other `
+        + `players' average: + is good.`),
       rv.over ? null : h("p.small", null, "The game is not over: your finished deals are reviewed (only you can see "
         + "this page until the game ends)."),
       h("div.btnrow", null, h("a", { href: `/t/${R.id}` }, "Back to the table"), h("a", { href: `/t/${R.id}?replay=0` }, "Replay the game"),
@@ -201,7 +203,9 @@ RK.Review = (function () {
       h("span#rv-step", { "aria-live": "polite" }, `Moment ${R.at + 1} of ${ms.length}`),
       btn("rv-next", "Next ›", R.at + 1, "ArrowRight", "Next moment"), btn("rv-last", "»", last, "End", "Last moment"));
     const better = m.out_move || m.best;
-    const cost = m.out_move && !m.lost ? "going out this turn" : `${num(m.lost)} points (expected, against the table)`;
+    // how sure: a figure from a few dozen guessed deals is an estimate (a tester asked)
+    const sure = typeof m.se === "number" && m.se > 0 ? `, give or take ${num(m.se)}` : "";
+    const cost = m.out_move && !m.lost ? "going out this turn" : `about ${num(m.lost)} points against the table${sure}`;
     const verdict = h("dl.rv-verdict", null,
       h("dt", null, `${who} played`), h("dd.rv-made", null, say(m.taken, v, nm)),
       h("dt", null, "Better"), h("dd.rv-better", null, say(better, v, nm)),
