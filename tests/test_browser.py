@@ -695,6 +695,8 @@ def test_a_finished_game_is_replayed_step_by_step_and_counts_in_the_stats(
     page.wait_for_selector("#replay-step")
     assert page.inner_text("#replay-step") == f"Step 0 of {steps}"
     assert page.locator("#hands li").count() == 2  # over: every hand is shown
+    # cards large enough to read (a tester found them too small)
+    assert page.locator("#hands li").first.locator("[data-card]").first.bounding_box()["width"] >= 36
     page.keyboard.press("ArrowRight")
     page.wait_for_selector(f"#replay-step >> text=Step 1 of {steps}")
     first = api(base, "GET", f"/api/tables/{tid}")["record"]["actions"][0]
