@@ -122,10 +122,11 @@ class Seen:
 
 KEEP = {0: 2.0, 1: 1.0, 2: 0.3}  # what a card's meld is worth when points are at risk, by cards it lacks
 # the share of that worth left when the nearest opponent holds this many cards: it may go out
-# before the meld is made (measured against the true hands, /work/danger/keep.py's method:
-# Contract Rummy for four, 40 decisions where the choices differ, an opponent on one card:
-# 4.1 ± 0.7 points better each at 0.3 of the worth, 3.7 ± 0.6 at 0.15, 6.6 ± 1.2 on the few
-# that differ at 0.6; on two cards, 3.6 ± 1.2 at 0.5; Basic Rummy for two, 1.5 ± 0.5 at 0.3)
+# before the meld is made (against the true hands, ``bench/near_out.py``: in Contract Rummy for
+# four, with an opponent on one card, 4.1 ± 0.7 points better per changed discard at 0.3 of the
+# worth, 3.7 ± 0.6 at 0.15, 6.6 ± 1.2 on the few changed at 0.6; on two cards, 3.6 ± 1.2 at 0.5;
+# Basic Rummy for two, 1.5 ± 0.5 at 0.3; 40 changed decisions each; these shares together:
+# the bench's figures)
 KEEP_NEAR = {1: 0.2, 2: 0.5}
 
 
@@ -525,8 +526,12 @@ class HeuristicPlayer:
                         f"so {c} could only cost you {_points(me.value)}.")
             return head + f"every card you may discard is a wild card; {c} is the one to spare." + keep
         # the card it beat: the first that weighs differently (one tied with it on every
-        # weight, its twin, lost to a coin's toss and explains nothing)
-        nxt = next((w for w in rest if w.key != me.key), rest[0] if rest else None)
+        # weight, its twin, lost to a coin's toss and explains nothing); with points at risk,
+        # the first that weighs differently up to the risk (one tied with it on the risk and
+        # beaten on its outs says nothing of why a costly pair went before a cheap loner)
+        upto = 6 if me.risk is not None else len(me.key)
+        nxt = next((w for w in rest if w.key[:upto] != me.key[:upto]),
+                   next((w for w in rest if w.key != me.key), rest[0] if rest else None))
         if nxt is None:
             return head + "it is the only card you may discard."
         if down:
