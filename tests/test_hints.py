@@ -314,6 +314,29 @@ def test_basic_rummy_against_one_card_left_the_hint_sheds_an_eight_not_the_three
     assert action.card in P("8S 8D 7D"), why
 
 
+def _basic_two_to_draw(seat1: str, top: str) -> rk.engine.game.Game:
+    """Basic Rummy for two: seat 0 holds one card (6S), seat 1 ``seat1`` and is to draw,
+    ``top`` on the discard pile."""
+    g = deal("basic", ["2C 3D 4H 6S 9C JD QH KS AS 5C", "8S 3C 5D 7D TH JH QS KD 2H 4S"], "6C", "8D 9H 9S")
+    set_position(g, hands=[P("6S"), P(seat1)], discard=P(top), discard_by=[0])
+    assert g.current_player == 1 and g.phase == "draw"
+    return g
+
+
+def test_against_one_card_left_a_card_is_not_taken_to_throw_its_twin():
+    """Basic Rummy for two, the other seat on one card: two medium seats took a jack to pair
+    their jack, then threw the other jack (a pair is worth little this near the end), turn
+    after turn, until one went out.  JD with JS in hand is not taken: JS would go at once."""
+    g = _basic_two_to_draw("9C 2S 5D 8C 2D 9S JS", "JD")
+    assert HeuristicPlayer(1).choose(g.view(1), g.legal_actions()) == rk.Draw()
+
+
+def test_against_one_card_left_a_card_whose_partner_stays_is_still_taken():
+    # 3D pairs 3C; then KS, not the three, is the first card to go: worth the take
+    g = _basic_two_to_draw("3C KS QH JD 8C 9S 4D", "3D")
+    assert HeuristicPlayer(1).choose(g.view(1), g.legal_actions()) == rk.Take()
+
+
 def test_a_card_that_would_let_the_next_player_lay_it_off_and_go_out_is_kept():
     # seat 2 holds one card: KC would go on its kings, then its last card out; seat 1 sheds
     # a cheaper loner instead, though KC is the costliest card it can spare
