@@ -1095,15 +1095,21 @@ def test_the_discard_pile_stays_in_view_on_a_short_desktop_window_with_the_hint_
     assert inside
 
 
-def test_a_hint_to_meld_shows_the_meld_button_it_means(server: dict[str, Any], contexts: Any) -> None:
-    """A tester on a phone: the hint said "Meld 2♣ 2♦ 2♠", its button folded away under "A way
-    to lay down"."""
-    page = seed_136_to_play(server, contexts(PHONE), "Ula", hints=True)
+def drawn_with_the_hint_open(server: dict[str, Any], context: Any, name: str) -> Any:
+    """Seed 136 (``seed_136_to_play``): ``name`` has drawn from the stock and opened the hint."""
+    page = seed_136_to_play(server, context, name, hints=True)
     sid = state_id(page)
     page.locator('#actions button[data-action="draw"]').click()
     page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
     page.locator('[data-fk="hint"]').click()
     page.wait_for_selector("#hint")
+    return page
+
+
+def test_a_hint_to_meld_shows_the_meld_button_it_means(server: dict[str, Any], contexts: Any) -> None:
+    """A tester on a phone: the hint said "Meld 2♣ 2♦ 2♠", its button folded away under "A way
+    to lay down"."""
+    page = drawn_with_the_hint_open(server, contexts(PHONE), "Ula")
     text = page.inner_text("#hint")
     assert text.startswith("Hint: Meld "), text
     hinted = page.locator("#actions button.hinted")
@@ -1117,12 +1123,7 @@ def test_the_discard_pile_stays_in_view_at_1280_by_800_with_the_hint_and_the_mel
         server: dict[str, Any], contexts: Any) -> None:
     """A second tester, 1280 x 800: after drawing, with the hint open and the contract's
     melds listed under the hand, the discard pile was cut off at the felt's foot."""
-    page = seed_136_to_play(server, contexts(DESKTOP), "Yan", hints=True)
-    sid = state_id(page)
-    page.locator('#actions button[data-action="draw"]').click()
-    page.wait_for_function("sid => +document.body.dataset.stateId > sid", arg=sid)
-    page.locator('[data-fk="hint"]').click()
-    page.wait_for_selector("#hint")
+    page = drawn_with_the_hint_open(server, contexts(DESKTOP), "Yan")
     page.evaluate("() => document.querySelectorAll('#actions details').forEach(d => { d.open = true; })")
     page.wait_for_timeout(200)
     inside = page.evaluate("""() => { const f = document.querySelector('.felt').getBoundingClientRect();
