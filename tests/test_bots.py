@@ -275,7 +275,7 @@ def test_a_screen_plays_every_discard_a_few_deals_and_only_the_best_few_on():
     with pytest.raises(ValueError, match="screen"):
         SearchPlayer(1, samples=8, screen=-1)
     assert len(CardScoredSearch(score, samples=2, screen=8).candidates(view, acts, hint)) == 3  # no screen
-    assert make_player("hard:screen=0").screen == 0 and make_player("hard").screen == 8
+    assert make_player("hard:screen=8").screen == 8 and make_player("hard").screen == 0
 
 
 def test_search_budget_is_kept_inside_a_deal_and_a_deal_cut_short_is_not_used(monkeypatch):

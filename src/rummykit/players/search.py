@@ -51,15 +51,15 @@ class SearchPlayer:
     above 0, every discard is played out over this many deals first, and only the
     ``width`` best of them (and the heuristic's choice) go on to the rest (0: the
     heuristic's ``width`` favourites are compared, none other, as with no more ``samples``
-    than the screen's deals); against the true hands the
-    screen of 8 lost 1.5 ± 0.7 points less per discard than medium's three best,
-    ``bench/hard_regret.py``)."""
+    than the screen's deals: the default).  Against the true hands a screen of 8 lost 1.5 ±
+    0.7 points less per discard than medium's three best (``bench/hard_regret.py``), but in
+    games against three medium it did worse, not better (docs/bots.md): off by default."""
 
     name = "hard"
 
     def __init__(self, seed: int = 0, *, samples: int = 32, budget: float = 1.0, width: int = 3,
                  horizon: int = 2, margin: float = 0.0, most: int | None = None,
-                 short_cost: float = 10.0, infer: int = 0, screen: int = 8, variant: Variant | None = None):
+                 short_cost: float = 10.0, infer: int = 0, screen: int = 0, variant: Variant | None = None):
         if samples < 1 or budget <= 0 or width < 1 or horizon < 1:
             raise ValueError("samples, budget, width and horizon must be positive")
         if screen < 0:
