@@ -303,17 +303,22 @@ class Person:
 
     # -- moves --------------------------------------------------------------------------
 
-    def move(self) -> str:
+    def move(self, others: bool = False) -> str:
         """One move as a person makes it; returns its kind ('result' for a deal's end, 'idle'
         when a try came to nothing and nothing is asked of the seat now: another seat's
-        turn came first, so whoever drives several people moves the others meanwhile)."""
+        turn came first, so whoever drives several people moves the others meanwhile).
+        ``others``: other people at the table are driven by the caller, so a seat with
+        nothing asked of it at once is 'idle', not stuck (an offer of 1.5 s can close
+        between the caller's look and this move, and then the table waits for another
+        person, whom a long wait here would never let move)."""
         p = self.page
         why: list[str] = []
         for attempt in range(20):
             try:
-                now = p.wait_for_function(READY, timeout=60_000 if attempt == 0 else 3000).json_value()
+                first = 5000 if others else 60_000
+                now = p.wait_for_function(READY, timeout=first if attempt == 0 else 3000).json_value()
             except PlaywrightTimeout:
-                if attempt == 0:
+                if attempt == 0 and not others:
                     raise
                 return "idle"
             kind, hint, sid = now["kind"], now["hint"], now["sid"]

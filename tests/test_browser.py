@@ -71,7 +71,7 @@ def whole_deal_by_two_people(server: dict[str, Any], contexts: Any, size: dict[s
                     assert in_view(person.page, sel), f"{sel} is not in view at {size}"
                 assert no_horizontal_overflow(person.page)
                 turns_seen += 1
-            if person.move() == "result":
+            if person.move(others=True) == "result":
                 over[k] = True
             moved = True
         if not moved:
@@ -829,7 +829,7 @@ def test_a_may_i_is_asked_of_both_people_at_once_with_a_countdown(
             break
         mover = next((p for p, r in zip((ann, bob), ready, strict=True) if r and r["kind"] != "claim"), None)
         if mover is not None:
-            Person(mover).move()
+            Person(mover).move(others=True)
         else:
             time.sleep(0.05)
     for p in (ann, bob):
