@@ -128,7 +128,6 @@ KEEP = {0: 2.0, 1: 1.0, 2: 0.3}  # what a card's meld is worth when points are a
 # Basic Rummy for two, 1.5 ± 0.5 at 0.3; 40 changed decisions each; these shares together:
 # the bench's figures)
 KEEP_NEAR = {1: 0.2, 2: 0.5}
-TAKE_NEAR = True  # nor is a card taken only because it goes with the hand then
 
 
 class Weigh:
@@ -317,7 +316,7 @@ class HeuristicPlayer:
                 # other jack went, copy for copy, turn after turn between two seats)
                 if ((not v.spec.contracts or v.spec.after_contract_melds != "none")
                         and self._goes_with(v, view, hand, table, top)
-                        and not (TAKE_NEAR and self._near_share(v, view) < 1
+                        and not (self._near_share(v, view) < 1
                                  and self._swaps_a_copy(v, view, rules, hand, table, top))):
                     return Take(), lambda: self._take_words(v, view, hand, table, top, 0)
         return Draw(), lambda: self._draw_words(
