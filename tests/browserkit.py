@@ -56,15 +56,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path) -> tuple[Any, threading.Thread, str, Any]:
-    """A uvicorn server in a thread on a free port: (server, thread, base url, app)."""
+def start_server(db: Path, **app_options: Any) -> tuple[Any, threading.Thread, str, Any]:
+    """A uvicorn server in a thread on a free port: (server, thread, base url, app).
+    ``app_options`` go to ``create_app`` beside the tests' table limit."""
     import uvicorn
 
     from rummykit.server.app import create_app
     from rummykit.server.limits import Limits
 
     # one client making a table per test, many tests a minute: not the abuse the limit is for
-    app = create_app(f"sqlite:///{db}", limits=Limits(tables_per_ip=1000))
+    app = create_app(f"sqlite:///{db}", limits=Limits(tables_per_ip=1000), **app_options)
     port = free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     th = threading.Thread(target=srv.run, daemon=True)
@@ -136,6 +137,19 @@ def make_table(base: str, **body: Any) -> str:
     body.setdefault("bot_delay", 0.05)
     body.setdefault("claim_seconds", 2)
     return str(api(base, "POST", "/api/tables", body)["id"])
+
+
+def finished_table(base: str, name: str, seed: int) -> tuple[str, str]:
+    """A one-deal game of Basic whose only person, absent from the start (grace 0), is
+    played by the stand-in bot: it ends in a second or two.  (table id, the seat's token)"""
+    tid = make_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=seed, grace_seconds=0,
+                     options={"deals": 1}, bot_delay=0)
+    token = api(base, "POST", f"/api/tables/{tid}/join", {"name": name})["token"]
+    t0 = time.monotonic()
+    while api(base, "GET", f"/api/tables/{tid}")["status"] != "over":
+        assert time.monotonic() - t0 < 60, "the game did not end"
+        time.sleep(0.2)
+    return tid, token
 
 
 def watch_messages(page: Page, sent: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:

@@ -27,6 +27,7 @@ from browserkit import (
     axe_violations,
     browser,  # noqa: F401  (fixtures)
     contexts,  # noqa: F401
+    finished_table,
     free_port,
     hand_on_screen,
     in_view,
@@ -669,23 +670,10 @@ def test_the_chat_is_shown_escaped_and_a_player_can_be_muted(server: dict[str, A
     assert bob.locator("#chat-list li:not([hidden])").count() == 0
 
 
-def finished_table(base: str, name: str) -> tuple[str, str]:
-    """A one-deal game of Basic whose only person, absent from the start (grace 0), is
-    played by the stand-in bot: it ends in a second or two."""
-    tid = make_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=5, grace_seconds=0,
-                     options={"deals": 1}, bot_delay=0)
-    token = api(base, "POST", f"/api/tables/{tid}/join", {"name": name})["token"]
-    t0 = time.monotonic()
-    while api(base, "GET", f"/api/tables/{tid}")["status"] != "over":
-        assert time.monotonic() - t0 < 60, "the game did not end"
-        time.sleep(0.2)
-    return tid, token
-
-
 def test_a_finished_game_is_replayed_step_by_step_and_counts_in_the_stats(
         server: dict[str, Any], contexts: Any) -> None:
     base = server["base"]
-    tid, _ = finished_table(base, "Zoe")
+    tid, _ = finished_table(base, seed=5, name="Zoe")
     steps = len(api(base, "GET", f"/api/tables/{tid}")["record"]["actions"])
     page = contexts().new_page()
     page.goto(f"{base}/t/{tid}")
@@ -760,7 +748,7 @@ def test_a_turn_is_played_with_the_keyboard_alone_at_a_phones_width(
 def test_the_player_of_a_finished_game_plays_again_with_the_same_people(
         server: dict[str, Any], contexts: Any) -> None:
     base = server["base"]
-    tid, token = finished_table(base, "Ray")
+    tid, token = finished_table(base, seed=5, name="Ray")
     page = contexts().new_page()
     seat_in(page, base, tid, 0, token, "Ray")
     page.get_by_role("button", name="Play again with the same people").click()

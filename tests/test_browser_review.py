@@ -7,48 +7,28 @@ Without Chromium or Playwright these tests are skipped, except in CI (see browse
 from __future__ import annotations
 
 import os
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from browserkit import (
     DESKTOP,
     PHONE,
-    api,
     axe_violations,
     browser,  # noqa: F401  (fixtures)
     contexts,  # noqa: F401
-    free_port,
+    finished_table,
     make_table,
     seat_in,
+    start_server,
 )
-
-
-def start_server(db: Path) -> tuple[Any, threading.Thread, str]:
-    """A uvicorn server in a thread whose reviews are quick (few deals of the unseen cards)."""
-    import uvicorn
-
-    from rummykit.server.app import create_app
-
-    app = create_app(f"sqlite:///{db}", review_workers=1, review_settings={"samples": 6, "horizon": 2})
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    t0 = time.monotonic()
-    while not srv.started:
-        if not th.is_alive() or time.monotonic() - t0 > 30:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.05)
-    return srv, th, f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    srv, th, url = start_server(tmp_path_factory.mktemp("review") / "server.db")
+    # reviews that are quick: few deals of the unseen cards
+    srv, th, url, _ = start_server(tmp_path_factory.mktemp("review") / "server.db", review_workers=1,
+                                   review_settings={"samples": 6, "horizon": 2})
     try:
         yield url
     finally:
@@ -56,22 +36,9 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         th.join(15)
 
 
-def finished_table(base: str, name: str) -> tuple[str, str]:
-    """A one-deal game of Basic whose only person, absent from the start (grace 0), is
-    played by the stand-in bot (seed 1: its review has four moments)."""
-    tid = make_table(base, ruleset="basic", seats=["human", "bot:easy"], seed=1, grace_seconds=0,
-                     options={"deals": 1}, bot_delay=0)
-    token = api(base, "POST", f"/api/tables/{tid}/join", {"name": name})["token"]
-    t0 = time.monotonic()
-    while api(base, "GET", f"/api/tables/{tid}")["status"] != "over":
-        assert time.monotonic() - t0 < 60, "the game did not end"
-        time.sleep(0.2)
-    return tid, token
-
-
 def test_the_review_of_a_finished_table_is_opened_from_the_result_and_stepped_through(
         base: str, contexts: Any) -> None:
-    tid, token = finished_table(base, "Zoe")
+    tid, token = finished_table(base, seed=1, name="Zoe")  # seed 1: its review has four moments
     page = contexts().new_page()
     answers: list[int] = []
     page.on("response", lambda r: answers.append(r.status) if "/review?seat=" in r.url else None)
