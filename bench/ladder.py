@@ -36,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import rummykit as rk  # noqa: E402
-from rummykit.arena import GameResult, run_arena, wilson  # noqa: E402
+from rummykit.arena import GameResult, ResultsFile, run_arena, wilson  # noqa: E402
 
 FAMILIES = {
     "basic": ["basic", "traditional", "block", "wrotham"],
@@ -81,7 +81,7 @@ def medium_vs_random(games: int, seed: int, workers: int) -> None:
         print(f"{'= ' + family:<16} {n:>5}  {100 * wins / n:5.1f}% ({100 * lo:.1f}%-{100 * hi:.1f}%)")
 
 
-def ladder(games: int, seed: int, workers: int) -> None:
+def ladder(games: int, seed: int, workers: int, results: Path | None = None) -> None:
     from openskill.models import PlackettLuce
 
     print(f"\n2. the ladder: random, easy, medium and hard at one table, {games} games per ruleset, "
@@ -96,7 +96,13 @@ def ladder(games: int, seed: int, workers: int) -> None:
         for vid in vids:
             if players_for(vid) < 4:
                 continue
-            s = run_arena(vid, LEVELS, games, seed=seed, workers=workers)
+            if results is None:
+                s = run_arena(vid, LEVELS, games, seed=seed, workers=workers)
+            else:  # each game kept as it ends; a run stopped goes on from there
+                results.mkdir(parents=True, exist_ok=True)
+                rf = ResultsFile(str(results / f"ladder-{vid}.jsonl"), vid, LEVELS, seed)
+                s = run_arena(vid, LEVELS, games, seed=seed, workers=workers, on_game=rf.append,
+                              done=rf.load())
             for r in s.results:
                 place = ranks(vid, r)
                 n += 1
@@ -132,6 +138,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--part", choices=("both", "random", "ladder"), default="both")
     ap.add_argument("--families", default=",".join(FAMILIES), help="comma separated (default: all)")
+    ap.add_argument("--results", type=Path, default=None,
+                    help="a folder keeping the ladder's games (one file per ruleset): run again, it goes on")
     args = ap.parse_args()
     wanted = args.families.split(",")
     unknown = [f for f in wanted if f not in FAMILIES]
@@ -144,7 +152,7 @@ def main() -> None:
     if args.part in ("both", "random"):
         medium_vs_random(random_games, args.seed, args.workers)
     if args.part in ("both", "ladder"):
-        ladder(games, args.seed, args.workers)
+        ladder(games, args.seed, args.workers, args.results)
 
 
 if __name__ == "__main__":
