@@ -5,15 +5,15 @@
     python bench/newcomer.py --quick         # a few games (CI)
 
 No person was measured: `Newcomer` below plays the rules of thumb a person learns in a first
-game, from the seat's view and the legal actions alone, as every player does.  It goes down
-and lays off as soon as it can; it reads the contract and
-looks for its melds (sets, runs, or both; both where there is no contract, or once down);
-takes the discard when it is wild or makes a pair (sets) or sits next to a card of its suit
-(runs); buys (May I) only a card that makes three of a rank for a set, twice a deal at most; never
-calls Shanghai or Rummy, never swaps; discards the card with the fewest partners in hand
-(copies of its rank for sets, cards of its suit one or two apart for runs), the highest in
-points among those, and never a wild card while it holds a natural one.  That is a newcomer who keeps pairs
-and follows suit, without counting what the others pick up or throw.
+game, from the seat's view and the legal actions alone, as every player does.  It reads the
+contract and looks for its melds (sets, runs, or both: both where there is no contract, or
+once down); goes down and lays off as soon as it can; takes the discard when it is wild or
+makes a pair (sets) or sits next to a card of its suit (runs); buys (May I) only a card that
+makes three of a rank for a set, twice a deal at most; never calls Shanghai or Rummy, never
+swaps; discards the card with the fewest partners in hand (copies of its rank for sets,
+cards of its suit one or two apart for runs), the highest in points among those, and never a
+wild card while it holds a natural one.  That is a newcomer who keeps pairs and follows
+suit, without counting what the others pick up or throw.
 
 For each level it plays two newcomers against two of the level, seated N L N L, on duplicate
 deals with every rotation (`rummykit arena`'s protocol: game ``deal`` of seed ``seed`` is dealt
@@ -34,6 +34,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hard_regret import mean_se  # noqa: E402
 
 import rummykit as rk  # noqa: E402
 from rummykit.cards import Card, parse_card  # noqa: E402
@@ -118,8 +121,10 @@ class Newcomer:
         return legal_actions[0]  # a cut, or a turn's one move
 
 
-def play(variant: str, line_up: Sequence[str], deal: int, rotation: int, seed: int) -> list[float]:
-    """One game: seat s plays entry (s + rotation) % 4 of the line-up; final scores by entry."""
+def play(variant: str, line_up: Sequence[str], deal: int, rotation: int,
+         seed: int) -> tuple[list[float], list[float]]:
+    """One game: seat s plays entry (s + rotation) % 4 of the line-up.  (Final scores, share
+    of the win: each by entry.)"""
     n = len(line_up)
     entries = [(s + rotation) % n for s in range(n)]
     game_seed = seed * 1_000_003 + deal
@@ -135,17 +140,13 @@ def play(variant: str, line_up: Sequence[str], deal: int, rotation: int, seed: i
         by_entry[e] = float(g.scores[s])
         if s in g.winners:
             share[e] = 1 / len(g.winners)
-    return by_entry + share
+    return by_entry, share
 
 
 def clustered(xs_by_deal: list[list[float]]) -> tuple[float, float]:
-    """Mean and standard error, each deal's rotations one cluster."""
+    """Mean and standard error, each deal's rotations one cluster (one deal: no error)."""
     means = [sum(v) / len(v) for v in xs_by_deal]
-    m = sum(means) / len(means)
-    if len(means) < 2:
-        return m, float("nan")
-    sd = math.sqrt(sum((x - m) ** 2 for x in means) / (len(means) - 1))
-    return m, sd / math.sqrt(len(means))
+    return mean_se(means) if len(means) > 1 else (means[0], float("nan"))
 
 
 def share_text(x: float, lo: float, hi: float, se: float) -> str:
@@ -178,10 +179,10 @@ def main() -> None:
             for deal in range(games // 4):
                 per = []
                 for rotation in range(4):
-                    r = play(variant, line_up, deal, rotation, args.seed)
-                    per.append(r[4] + r[6])
-                    score_n += [r[0], r[2]]
-                    score_l += [r[1], r[3]]
+                    scores, won = play(variant, line_up, deal, rotation, args.seed)
+                    per.append(won[0] + won[2])
+                    score_n += scores[0::2]
+                    score_l += scores[1::2]
                 share.append(per)
             m, se = clustered(share)
             lo, hi = max(0.0, m - 1.96 * se), min(1.0, m + 1.96 * se)
